@@ -1,0 +1,34 @@
+// The engine reaches storage only through this port, so another store (e.g. PostgreSQL) can come later.
+import type { SyncResponse } from "../types.js";
+import type {
+  CalendarFailure,
+  CalendarRecord,
+  CalendarWrite,
+  StoredReservation,
+  SyncTrigger,
+} from "./model.js";
+
+/** One finished run, for the sync history. */
+export interface SyncRunRecord {
+  ownerId: string;
+  trigger: SyncTrigger;
+  dryRun: boolean;
+  startedAt: Date;
+  /** Same order as `response.results`; lets the store link each entry to its calendar. */
+  calendarIds: string[];
+  response: SyncResponse;
+}
+
+/** Storage operations the sync engine needs. Methods are async so that a networked store fits. */
+export interface SyncStore {
+  /** The owner's property count and calendars, ordered by property name, then calendar creation. */
+  ownerCalendars(ownerId: string): Promise<{ propertiesChecked: number; calendars: CalendarRecord[] }>;
+  /** Every reservation (active and cancelled) of one calendar. */
+  calendarReservations(calendarId: string): Promise<StoredReservation[]>;
+  /** Applies one calendar's changes and feed state in a single transaction: all or nothing. */
+  applyCalendarSync(write: CalendarWrite): Promise<void>;
+  /** Records a failed attempt on the calendar; reservations stay untouched. */
+  recordCalendarFailure(failure: CalendarFailure): Promise<void>;
+  /** Appends a run and its per-calendar results to the history. */
+  recordSyncRun(run: SyncRunRecord): Promise<void>;
+}

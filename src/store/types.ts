@@ -1,0 +1,117 @@
+// Records the store hands to the doors (CLI, server). The engine's own view is engine/store-port.ts.
+import type { SyncStore } from "../engine/store-port.js";
+import type { ReservationDetails, ReservationKind, ReservationStatus, SyncTrigger } from "../engine/model.js";
+import type { CalendarSource, SyncErrorCode } from "../types.js";
+
+export interface Owner {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+/** An API token as stored: never the token itself, only its SHA-256 hash and a display prefix. */
+export interface TokenRecord {
+  id: string;
+  ownerId: string;
+  name: string;
+  /** First characters of the token (e.g. `cs_AbC1`), for people to recognise it. */
+  prefix: string;
+  /** SHA-256 of the whole token, hex. */
+  hash: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export interface Property {
+  id: string;
+  ownerId: string;
+  name: string;
+  createdAt: string;
+  /** Secret of the outbound feed URL (`/ical/<feedToken>.ics`), null until first asked for. */
+  feedToken: string | null;
+}
+
+/** A calendar as listed to people; `url` is the stored (unmasked) URL: mask it before printing. */
+export interface Calendar {
+  id: string;
+  propertyId: string;
+  ownerId: string;
+  source: CalendarSource;
+  url: string;
+  createdAt: string;
+  lastSyncedAt: string | null;
+  lastStatus: "success" | "failed" | null;
+  lastErrorCode: SyncErrorCode | null;
+  lastErrorMessage: string | null;
+}
+
+/** A reservation joined with its calendar, as `calsync reservations` lists it. */
+export interface ReservationRow {
+  id: string;
+  propertyId: string;
+  calendarId: string;
+  source: CalendarSource;
+  uid: string;
+  kind: ReservationKind;
+  status: ReservationStatus;
+  start: string;
+  end: string;
+  summary: string;
+  details: ReservationDetails;
+}
+
+/** One run of the sync history. */
+export interface SyncRunRow {
+  id: string;
+  ownerId: string;
+  trigger: SyncTrigger;
+  dryRun: boolean;
+  startedAt: string;
+  durationMs: number;
+  ok: boolean;
+  syncedCalendars: number;
+  failed: number;
+}
+
+/** The whole store: the engine's port plus administration for the doors. */
+export interface Store extends SyncStore {
+  readonly path: string;
+
+  createOwner(name: string): Owner;
+  listOwners(): Owner[];
+  getOwner(id: string): Owner | undefined;
+
+  /** Stores an already generated token's hash; the caller shows the plain token once. */
+  createToken(input: { ownerId: string; name: string; prefix: string; hash: string; expiresAt: Date | null }): TokenRecord;
+  listTokens(ownerId?: string): TokenRecord[];
+  /** The token with this hash, whatever its state (the caller decides expired/revoked). */
+  findTokenByHash(hash: string): TokenRecord | undefined;
+  /** Marks a token revoked; false when no such token exists. */
+  revokeToken(id: string, at?: Date): boolean;
+  touchToken(id: string, at?: Date): void;
+
+  createProperty(ownerId: string, name: string): Property;
+  listProperties(ownerId?: string): Property[];
+  getProperty(id: string): Property | undefined;
+  /** Removes a property with its calendars and reservations; false when unknown. */
+  removeProperty(id: string): boolean;
+  setPropertyFeedToken(id: string, feedToken: string): void;
+  getPropertyByFeedToken(feedToken: string): Property | undefined;
+
+  createCalendar(input: { propertyId: string; url: string; source: CalendarSource }): Calendar;
+  listCalendars(filter?: { ownerId?: string; propertyId?: string }): Calendar[];
+  getCalendar(id: string): Calendar | undefined;
+  /** Removes a calendar with its reservations; false when unknown. */
+  removeCalendar(id: string): boolean;
+
+  /** Reservations ordered by property, start, calendar. */
+  listReservations(filter?: { ownerId?: string; propertyId?: string; status?: ReservationStatus }): ReservationRow[];
+
+  listSyncRuns(filter?: { ownerId?: string; limit?: number }): SyncRunRow[];
+
+  /** Cheap query proving the database answers (health checks). */
+  ping(): boolean;
+  close(): void;
+}
