@@ -1,0 +1,78 @@
+// What every command receives: output streams, environment, logger, and the store on demand.
+import { createConsola, type ConsolaInstance } from "consola";
+import { openStore, resolveDatabasePath } from "../store/index.js";
+import type { Owner, Store } from "../store/types.js";
+
+/** A stream the CLI writes to; process.stdout/stderr fit, and so does a test's collector. */
+export interface OutputStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
+
+/** The outside world of one CLI run. */
+export interface CliIO {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  env: Record<string, string | undefined>;
+}
+
+/** Wrong flags or arguments: printed with a help hint, exit code 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** A failure with its own exit code and a message for people (no stack trace). */
+export class CliFailure extends Error {
+  override name = "CliFailure";
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface CliContext {
+  io: CliIO;
+  /** Logs and progress: always stderr, so stdout carries data only. */
+  logger: ConsolaInstance;
+  /** Exit code of the run; commands set it when they finish with one other than 0. */
+  exitCode: number;
+  /** Opens (once) the database chosen by `--db`, else `CALSYNC_DB`, else the user data directory. */
+  store(dbFlag?: string): Store;
+  /** The owner named by `--owner`, or the only owner when the flag is left out. */
+  owner(store: Store, ownerFlag?: string): Owner;
+  /** Closes what the run opened. */
+  close(): void;
+}
+
+/** Builds the context of one run. */
+export function createContext(io: CliIO): CliContext {
+  let opened: Store | undefined;
+  const stderr = io.stderr as NodeJS.WriteStream;
+  const context: CliContext = {
+    io,
+    logger: createConsola({ stdout: stderr, stderr, fancy: Boolean(io.stderr.isTTY), formatOptions: { date: false } }),
+    exitCode: 0,
+    store(dbFlag) {
+      opened ??= openStore(resolveDatabasePath(dbFlag, io.env));
+      return opened;
+    },
+    owner(store, ownerFlag) {
+      if (ownerFlag) {
+        const owner = store.getOwner(ownerFlag) ?? store.listOwners().find((o) => o.name === ownerFlag);
+        if (!owner) throw new CliFailure(`no owner "${ownerFlag}" (see: calsync owner list)`, 1);
+        return owner;
+      }
+      const owners = store.listOwners();
+      if (owners.length === 1) return owners[0]!;
+      if (owners.length === 0) throw new CliFailure("no owner yet: create one with `calsync owner add NAME`", 1);
+      throw new UsageError(`${owners.length} owners in this database: choose one with --owner ID`);
+    },
+    close() {
+      opened?.close();
+      opened = undefined;
+    },
+  };
+  return context;
+}

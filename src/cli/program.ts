@@ -1,0 +1,47 @@
+// The commander program: global behaviour here, one file per command group under commands/.
+import { Command } from "@commander-js/extra-typings";
+import { createRequire } from "node:module";
+import type { CliContext } from "./context.js";
+import { calendarCommand } from "./commands/calendar.js";
+import { demoCommand } from "./commands/demo.js";
+import { ownerCommand } from "./commands/owner.js";
+import { propertyCommand } from "./commands/property.js";
+import { reservationsCommand } from "./commands/reservations.js";
+import { serveCommand } from "./commands/serve.js";
+import { syncCommand } from "./commands/sync.js";
+import { tokenCommand } from "./commands/token.js";
+
+const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+
+/** Builds the whole program for one run; commands write through `context`. */
+export function buildProgram(context: CliContext): Command {
+  const program = new Command("calsync")
+    .description("Keep rental booking calendars (Airbnb, Booking.com, Vrbo, …) in sync")
+    .version(version)
+    .showHelpAfterError("(add --help for usage)")
+    .showSuggestionAfterError();
+  const commands = [
+    syncCommand(context),
+    serveCommand(context),
+    ownerCommand(context),
+    tokenCommand(context),
+    propertyCommand(context),
+    calendarCommand(context),
+    reservationsCommand(context),
+    demoCommand(context),
+  ];
+  for (const command of commands) program.addCommand(command);
+  configure(program, context);
+  return program;
+}
+
+// Sub-commands do not inherit these settings, so apply them to the whole tree.
+function configure(command: Command<any, any, any>, context: CliContext): void {
+  command
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => context.io.stdout.write(text),
+      writeErr: (text) => context.io.stderr.write(text),
+    });
+  for (const sub of command.commands) configure(sub as Command<any, any, any>, context);
+}

@@ -1,0 +1,11 @@
+// Public surface of `calsync/engine`: the sync engine and its pure building blocks.
+export { syncOwner, type SyncOwnerOptions, type SyncProgress } from "./sync.js";
+export { fetchFeed, type FetchFeedOptions, type FetchFeedResult } from "./fetch-feed.js";
+export { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
+export { parseFeed } from "./parse-feed.js";
+export { diffReservations, type DiffResult, type DiffCounts } from "./diff.js";
+export { detectSource, classifyKind } from "./channels.js";
+export { maskUrl } from "./mask-url.js";
+export type * from "./model.js";
+export type { SyncStore, SyncRunRecord } from "./store-port.js";
+export type * from "../types.js";
