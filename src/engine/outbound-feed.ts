@@ -1,0 +1,97 @@
+// The merged outbound feed of one property: every active reservation of all its calendars as
+// anonymous "Not available" nights, for the owner to paste into each channel's import box. Pure.
+import { createHash } from "node:crypto";
+import ical, { escape, ICalEventTransparency } from "ical-generator";
+import type { CalendarSource } from "../types.js";
+import type { ReservationKind, ReservationStatus } from "./model.js";
+import { nightsOf } from "./nights.js";
+
+/** A reservation as the outbound feed needs it; nothing about the guest on purpose. */
+export interface OutboundReservation {
+  id: string;
+  source: CalendarSource;
+  /** `YYYY-MM-DD` (all-day) or ISO-8601 UTC instant. */
+  start: string;
+  /** Exclusive, same forms as `start`. */
+  end: string;
+  kind: ReservationKind;
+  status: ReservationStatus;
+}
+
+/** What `buildOutboundFeed` needs. */
+export interface OutboundFeedInput {
+  /** The property the feed belongs to (not written into the feed: ids stay internal). */
+  propertyId: string;
+  /** Shown by calendar apps as the feed's name (`X-WR-CALNAME`). */
+  propertyName: string;
+  reservations: OutboundReservation[];
+  /** Sources left out, so a channel never re-imports its own bookings. @default [] */
+  exclude?: CalendarSource[];
+  /**
+   * `DTSTAMP` of every event. Pass a time that changes only when the property's reservations do
+   * (e.g. its last successful sync), so an unchanged feed is byte-identical and its ETag answers 304.
+   * @default the current time
+   */
+  now?: Date;
+  /** `PRODID` of the calendar. @default "-//calsync//calsync 0.1//EN" */
+  productId?: string;
+}
+
+/** The default `PRODID`. */
+export const OUTBOUND_PRODUCT_ID = "-//calsync//calsync 0.1//EN";
+
+/** The text every event carries: other channels learn the nights, never who booked them or where. */
+export const OUTBOUND_SUMMARY = "Not available";
+
+/**
+ * The property's outbound iCalendar feed (CRLF, folded lines): one all-day event per active
+ * reservation not from an excluded source, with the UID `<reservation id>@calsync`.
+ * A timed reservation becomes the dates it covers (UTC date of start → UTC date of end, at least
+ * one night), because channels' importers only understand whole nights.
+ * Bookings and blocks alike are exported: an owner block on one channel closes the others too.
+ */
+export function buildOutboundFeed(input: OutboundFeedInput): string {
+  const excluded = new Set(input.exclude ?? []);
+  const stamp = input.now ?? new Date();
+  const calendar = ical({
+    // ical-generator writes `PRODID:-` + this value.
+    prodId: (input.productId ?? OUTBOUND_PRODUCT_ID).replace(/^-/, ""),
+    // ical-generator writes the name unescaped; escape it so a comma or newline cannot break the feed.
+    name: escape(input.propertyName, false),
+  });
+
+  const events = input.reservations
+    .filter((r) => r.status === "active" && !excluded.has(r.source))
+    .map((r) => ({ id: r.id, ...nightsOf(r.start, r.end) }))
+    // Input order must not change the body, or the ETag would change without the data changing.
+    .sort((a, b) => compare(a.start, b.start) || compare(a.id, b.id));
+
+  for (const event of events) {
+    calendar.createEvent({
+      id: `${event.id}@calsync`,
+      allDay: true,
+      // UTC midnight: with no calendar time zone ical-generator formats dates with UTC getters,
+      // so the machine's offset cannot move a night.
+      start: utcMidnight(event.start),
+      end: utcMidnight(event.end),
+      stamp,
+      summary: OUTBOUND_SUMMARY,
+      transparency: ICalEventTransparency.OPAQUE,
+    });
+  }
+  // RFC 5545 ends every content line with CRLF, the last one too; ical-generator omits that one.
+  return `${calendar.toString()}\r\n`;
+}
+
+/** Strong ETag (quoted SHA-256 of the body, base64url) for `ETag` / `If-None-Match`. */
+export function outboundFeedEtag(body: string): string {
+  return `"${createHash("sha256").update(body, "utf8").digest("base64url")}"`;
+}
+
+function utcMidnight(date: string): Date {
+  return new Date(`${date}T00:00:00Z`);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
