@@ -1,0 +1,29 @@
+// Root entry of the `calsync` package: the browser-safe SDK. It imports nothing from `node:`,
+// no native module and no engine, store, server or CLI code (test/sdk-browser-safe.test.ts).
+export { CalsyncClient, createClient, type CalendarsResource, type RequestOptions } from "./client.js";
+export type { ClientOptions, FetchLike } from "./options.js";
+export {
+  APIError,
+  AbortError,
+  AuthenticationError,
+  CalsyncError,
+  ConnectionError,
+  TimeoutError,
+  type APIErrorCode,
+  type AuthenticationErrorCode,
+} from "./errors.js";
+export { SDK_VERSION } from "./version.js";
+export { CALENDAR_SOURCES } from "../types.js";
+export type {
+  ApiErrorCode,
+  CalendarSource,
+  Conflict,
+  ConflictReservation,
+  ErrorBody,
+  SyncError,
+  SyncErrorCode,
+  SyncResponse,
+  SyncResultDetails,
+  SyncResultEntry,
+  SyncStatus,
+} from "../types.js";
