@@ -1,5 +1,5 @@
 // What every command receives: output streams, environment, logger, and the store on demand.
-import { createConsola, type ConsolaInstance } from "consola";
+import { createConsola, LogLevels, type ConsolaInstance } from "consola";
 import { openStore, resolveDatabasePath } from "../store/index.js";
 import type { Owner, Store } from "../store/types.js";
 
@@ -15,6 +15,9 @@ export interface CliIO {
   stderr: OutputStream;
   env: Record<string, string | undefined>;
 }
+
+/** Exit codes of CONTRACT §6. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, partial: 3, auth: 4, network: 5 } as const;
 
 /** Wrong flags or arguments: printed with a help hint, exit code 2. */
 export class UsageError extends Error {
@@ -52,7 +55,14 @@ export function createContext(io: CliIO): CliContext {
   const stderr = io.stderr as NodeJS.WriteStream;
   const context: CliContext = {
     io,
-    logger: createConsola({ stdout: stderr, stderr, fancy: Boolean(io.stderr.isTTY), formatOptions: { date: false } }),
+    logger: createConsola({
+      stdout: stderr,
+      stderr,
+      fancy: Boolean(io.stderr.isTTY),
+      formatOptions: { date: false },
+      // consola would drop to warnings when NODE_ENV=test; the CLI's notes are for its user whatever the env.
+      level: LogLevels.info,
+    }),
     exitCode: 0,
     store(dbFlag) {
       opened ??= openStore(resolveDatabasePath(dbFlag, io.env));

@@ -18,7 +18,6 @@ export function buildProgram(context: CliContext): Command {
   const program = new Command("calsync")
     .description("Keep rental booking calendars (Airbnb, Booking.com, Vrbo, …) in sync")
     .version(version)
-    .showHelpAfterError("(add --help for usage)")
     .showSuggestionAfterError();
   const commands = [
     syncCommand(context),
@@ -35,13 +34,19 @@ export function buildProgram(context: CliContext): Command {
   return program;
 }
 
-// Sub-commands do not inherit these settings, so apply them to the whole tree.
-function configure(command: Command<any, any, any>, context: CliContext): void {
+// Sub-commands added with addCommand() do not inherit these settings, so apply them to the whole tree.
+function configure(command: Command<any, any, any>, context: CliContext, path = "calsync"): void {
   command
     .exitOverride()
     .configureOutput({
       writeOut: (text) => context.io.stdout.write(text),
       writeErr: (text) => context.io.stderr.write(text),
-    });
-  for (const sub of command.commands) configure(sub as Command<any, any, any>, context);
+    })
+    .showHelpAfterError(usageHint(path));
+  for (const sub of command.commands) configure(sub as Command<any, any, any>, context, `${path} ${sub.name()}`);
+}
+
+/** The line printed under a usage error, pointing at the help of the command that was used. */
+export function usageHint(path: string): string {
+  return `(run '${path} --help' for usage)`;
 }

@@ -1,10 +1,10 @@
 // run(argv, io) → exit code: the whole CLI as a function, so tests run it in-process.
+import type { Command } from "@commander-js/extra-typings";
 import { CommanderError } from "commander";
-import { buildProgram } from "./program.js";
-import { CliFailure, createContext, UsageError, type CliIO } from "./context.js";
+import { buildProgram, usageHint } from "./program.js";
+import { CliFailure, createContext, EXIT, UsageError, type CliIO } from "./context.js";
 
-/** Exit codes of CONTRACT §6. */
-export const EXIT = { ok: 0, failure: 1, usage: 2, partial: 3, auth: 4, network: 5 } as const;
+export { EXIT } from "./context.js";
 
 /** Runs the CLI with `argv` (without node and script) and resolves to the exit code. */
 export async function run(argv: string[], io: CliIO): Promise<number> {
@@ -19,7 +19,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof UsageError) {
-      io.stderr.write(`error: ${error.message}\n(run 'calsync ${commandPath(argv)} --help' for usage)\n`);
+      io.stderr.write(`error: ${error.message}\n${usageHint(commandPath(program, argv))}\n`);
       return EXIT.usage;
     }
     if (error instanceof CliFailure) {
@@ -34,12 +34,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-function commandPath(argv: string[]): string {
-  const words = [];
+// "calsync token create" for `token create --name x`: the words of argv that name (sub)commands.
+function commandPath(program: Command<any, any, any>, argv: string[]): string {
+  const words = ["calsync"];
+  let command = program;
   for (const word of argv) {
-    if (word.startsWith("-")) break;
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) break;
     words.push(word);
-    if (words.length === 2) break;
+    command = sub as Command<any, any, any>;
   }
-  return words.join(" ") || "";
+  return words.join(" ");
 }

@@ -1,0 +1,50 @@
+// Plain-text tables and colours for people; scripts use --json instead.
+import { colors, stripAnsi, type ColorName } from "consola/utils";
+import type { OutputStream } from "./context.js";
+
+/** Colours a piece of text, or leaves it as it is when colours are off. */
+export type Paint = (color: ColorName, text: string) => string;
+
+/** Colours only for a terminal, and never when `NO_COLOR` is set (https://no-color.org). */
+export function painterFor(stream: OutputStream, env: Record<string, string | undefined>): Paint {
+  const enabled = Boolean(stream.isTTY) && !env.NO_COLOR;
+  return enabled ? (color, text) => colors[color](text) : (_color, text) => text;
+}
+
+/** A column of `formatTable`; numbers read best right-aligned. */
+export interface Column {
+  header: string;
+  align?: "left" | "right";
+}
+
+/** Lays rows out in aligned columns under a header, two spaces apart, with no trailing spaces. */
+export function formatTable(columns: Column[], rows: string[][], paint: Paint): string {
+  const widths = columns.map((column, index) =>
+    Math.max(column.header.length, ...rows.map((row) => visibleLength(row[index] ?? ""))),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, index) => {
+        const pad = " ".repeat(Math.max(0, (widths[index] ?? 0) - visibleLength(cell)));
+        if (columns[index]?.align === "right") return pad + cell;
+        return index === cells.length - 1 ? cell : cell + pad;
+      })
+      .join("  ")
+      .trimEnd();
+  const header = line(columns.map((column) => column.header));
+  return [paint("bold", header), ...rows.map(line)].join("\n") + "\n";
+}
+
+/** A stored ISO time as people read it: local `YYYY-MM-DD HH:MM`, or `-` when absent. */
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return "-";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
+// Colour codes take no room on screen.
+function visibleLength(text: string): number {
+  return stripAnsi(text).length;
+}
