@@ -1,0 +1,111 @@
+// `calsync calendar add|list|remove`: the .ics feeds of a property, one per booking channel.
+import { Command, Option } from "@commander-js/extra-typings";
+import { detectSource } from "../../engine/channels.js";
+import { maskUrl } from "../../engine/mask-url.js";
+import type { Calendar } from "../../store/types.js";
+import { CALENDAR_SOURCES } from "../../types.js";
+import { CliFailure, UsageError, type CliContext } from "../context.js";
+import { dbOption, jsonOption, ownerOption, propertyOption } from "../options.js";
+import { stdoutPaint, writeJson, writeText } from "../output.js";
+import { formatTable, formatTime, type Paint } from "../table.js";
+import { requireProperty } from "./property.js";
+
+const FEED_PROTOCOLS = ["http:", "https:", "webcal:", "webcals:"];
+
+/** The JSON shape of a calendar (CONTRACT §6); the URL is masked, because feed URLs carry secrets. */
+export function calendarJson(calendar: Calendar) {
+  return { id: calendar.id, propertyId: calendar.propertyId, source: calendar.source, url: maskUrl(calendar.url) };
+}
+
+/** Builds the `calendar` command group. */
+export function calendarCommand(context: CliContext) {
+  const calendar = new Command("calendar").description("Add, list and remove the calendar feeds (.ics) of properties");
+
+  calendar
+    .command("add")
+    .description("Add a channel's calendar feed (.ics export URL) to a property")
+    .requiredOption("--property <id>", "property the feed belongs to (see: calsync property list)")
+    .requiredOption("--url <url>", "the feed's export URL (http, https or webcal)")
+    .addOption(
+      new Option("--source <source>", "booking channel (default: detected from the URL's host)").choices(CALENDAR_SOURCES),
+    )
+    .addOption(jsonOption())
+    .addOption(dbOption())
+    .action((options) => {
+      const url = checkFeedUrl(options.url);
+      const store = context.store(options.db);
+      const property = requireProperty(store, options.property);
+      const created = store.createCalendar({ propertyId: property.id, url, source: options.source ?? detectSource(url) });
+      if (options.json) return writeJson(context, calendarJson(created));
+      writeText(context, `Added ${created.source} calendar ${created.id} to "${property.name}": ${maskUrl(created.url)}`);
+      context.logger.info("Next: calsync sync --local");
+    });
+
+  calendar
+    .command("list")
+    .description("List calendars with the outcome of their last sync (URLs masked)")
+    .addOption(propertyOption())
+    .addOption(ownerOption("only this owner's calendars (id or name; default: every owner)"))
+    .addOption(jsonOption())
+    .addOption(dbOption())
+    .action((options) => {
+      const store = context.store(options.db);
+      const propertyId = options.property === undefined ? undefined : requireProperty(store, options.property).id;
+      const ownerId = options.owner === undefined ? undefined : context.owner(store, options.owner).id;
+      const calendars = store.listCalendars({ ownerId, propertyId });
+      if (options.json) return writeJson(context, calendars.map(calendarJson));
+      if (calendars.length === 0) {
+        return context.logger.info("No calendars yet. Add one with: calsync calendar add --property ID --url URL");
+      }
+      const names = new Map(store.listProperties().map((p) => [p.id, p.name]));
+      const paint = stdoutPaint(context);
+      const rows = calendars.map((c) => [
+        c.id,
+        names.get(c.propertyId) ?? c.propertyId,
+        c.source,
+        maskUrl(c.url),
+        formatTime(c.lastSyncedAt),
+        lastStatus(c, paint),
+      ]);
+      const headers = ["ID", "PROPERTY", "SOURCE", "URL", "LAST SYNC", "STATUS"];
+      writeText(context, formatTable(headers.map((header) => ({ header })), rows, paint));
+    });
+
+  calendar
+    .command("remove")
+    .description("Remove a calendar and its reservations")
+    .argument("<id>", "calendar id (see: calsync calendar list)")
+    .addOption(jsonOption())
+    .addOption(dbOption())
+    .action((id, options) => {
+      const store = context.store(options.db);
+      const removed = store.getCalendar(id);
+      if (!removed) throw new CliFailure(`no calendar "${id}" (see: calsync calendar list)`, 1);
+      store.removeCalendar(id);
+      if (options.json) return writeJson(context, calendarJson(removed));
+      writeText(context, `Removed ${removed.source} calendar ${removed.id} and its reservations.`);
+    });
+
+  return calendar;
+}
+
+/** Accepts http(s) and webcal(s) URLs; anything else cannot be fetched. */
+function checkFeedUrl(raw: string): string {
+  const url = raw.trim();
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new UsageError("--url is not a valid URL (expected http://, https:// or webcal://…)");
+  }
+  if (!FEED_PROTOCOLS.includes(protocol)) {
+    throw new UsageError(`--url must be an http://, https:// or webcal:// address, not ${protocol}//`);
+  }
+  return url;
+}
+
+function lastStatus(calendar: Calendar, paint: Paint): string {
+  if (calendar.lastStatus === null) return paint("dim", "not synced yet");
+  if (calendar.lastStatus === "success") return paint("green", "ok");
+  return paint("red", `failed: ${calendar.lastErrorCode ?? "error"}: ${calendar.lastErrorMessage ?? ""}`.trimEnd());
+}

@@ -1,0 +1,46 @@
+// `calsync reservations`: what the last syncs stored, bookings and owner blocks alike.
+import { Command, Option } from "@commander-js/extra-typings";
+import type { ReservationRow } from "../../store/types.js";
+import type { CliContext } from "../context.js";
+import { dbOption, jsonOption, ownerOption, propertyOption } from "../options.js";
+import { stdoutPaint, writeJson, writeText } from "../output.js";
+import { formatTable } from "../table.js";
+import { requireProperty } from "./property.js";
+
+/** The JSON shape of a reservation (CONTRACT §6): dates `YYYY-MM-DD` for all-day events, else ISO-8601 UTC. */
+export function reservationJson(row: ReservationRow) {
+  const { id, propertyId, calendarId, source, uid, kind, status, start, end, summary } = row;
+  return { id, propertyId, calendarId, source, uid, kind, status, start, end, summary };
+}
+
+/** Builds the `reservations` command. */
+export function reservationsCommand(context: CliContext) {
+  return new Command("reservations")
+    .description("List stored reservations (bookings and owner blocks), by property and start date")
+    .addOption(propertyOption())
+    .addOption(ownerOption("only this owner's reservations (id or name; default: every owner)"))
+    .addOption(new Option("--status <status>", "only active or only cancelled reservations").choices(["active", "cancelled"] as const))
+    .addOption(jsonOption())
+    .addOption(dbOption())
+    .action((options) => {
+      const store = context.store(options.db);
+      const propertyId = options.property === undefined ? undefined : requireProperty(store, options.property).id;
+      const ownerId = options.owner === undefined ? undefined : context.owner(store, options.owner).id;
+      const rows = store.listReservations({ propertyId, ownerId, status: options.status });
+      if (options.json) return writeJson(context, rows.map(reservationJson));
+      if (rows.length === 0) return context.logger.info("No reservations stored. Fetch them with: calsync sync --local");
+      const names = new Map(store.listProperties().map((p) => [p.id, p.name]));
+      const paint = stdoutPaint(context);
+      const table = rows.map((r) => [
+        names.get(r.propertyId) ?? r.propertyId,
+        r.source,
+        r.kind,
+        r.status === "active" ? r.status : paint("dim", r.status),
+        r.start,
+        r.end,
+        r.summary,
+      ]);
+      const headers = ["PROPERTY", "SOURCE", "KIND", "STATUS", "START", "END", "SUMMARY"];
+      writeText(context, formatTable(headers.map((header) => ({ header })), table, paint));
+    });
+}

@@ -1,0 +1,73 @@
+// `calsync sync`: through a server (default, see ../sync-remote.ts) or with the engine on the local database (--local).
+import { Command } from "@commander-js/extra-typings";
+import { syncOwner } from "../../engine/sync.js";
+import { UsageError, type CliContext } from "../context.js";
+import { dbOption, jsonOption, ownerOption, timeoutOption } from "../options.js";
+import { printSyncResponse } from "../output.js";
+import { createProgressLine } from "../progress.js";
+import { remoteSync } from "../sync-remote.js";
+
+// Flags that only make sense in one mode; using them in the other is a usage error, not silently ignored.
+const LOCAL_ONLY = { db: "--db", owner: "--owner", dryRun: "--dry-run", force: "--force", allowPrivateNetworks: "--allow-private-networks" } as const;
+const REMOTE_ONLY = { baseUrl: "--base-url", apiKey: "--api-key" } as const;
+
+/** Builds the `sync` command. */
+export function syncCommand(context: CliContext) {
+  return new Command("sync")
+    .description("Synchronise every calendar of an owner: on a calsync server, or here with --local")
+    .option("--local", "run the sync engine on the local database instead of calling a server")
+    .addOption(jsonOption())
+    .addOption(timeoutOption("deadline in ms: of each feed fetch with --local (default 20000), else of the request"))
+    .optionsGroup("Local sync (with --local):")
+    .addOption(dbOption())
+    .addOption(ownerOption())
+    .option("--dry-run", "report what would change without writing anything")
+    .option("--force", "apply changes even when a feed would cancel (nearly) every upcoming reservation")
+    .option("--allow-private-networks", "let feed URLs reach loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)")
+    .optionsGroup("Remote sync (without --local):")
+    .option("--base-url <url>", "server to call (default: $CALSYNC_BASE_URL, else http://localhost:8787)")
+    .option("--api-key <key>", "API token (default: $CALSYNC_API_KEY)")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 all calendars ok, 3 some failed, 4 authentication, 5 network or server error, 2 usage, 1 other.\n" +
+        "Examples:\n  calsync sync --local\n  calsync sync --local --dry-run --json\n  CALSYNC_API_KEY=cs_… calsync sync --base-url https://calsync.example.com",
+    )
+    .action(async (options) => {
+      for (const [key, flag] of Object.entries(options.local ? REMOTE_ONLY : LOCAL_ONLY)) {
+        if (options[key as keyof typeof options] !== undefined) {
+          throw new UsageError(
+            options.local ? `${flag} does not apply to --local` : `${flag} only applies with --local`,
+          );
+        }
+      }
+      if (!options.local) {
+        await remoteSync(
+          { baseUrl: options.baseUrl, apiKey: options.apiKey, timeout: options.timeout, json: options.json },
+          context,
+        );
+        return;
+      }
+
+      const store = context.store(options.db);
+      const owner = context.owner(store, options.owner);
+      const env = context.io.env.CALSYNC_ALLOW_PRIVATE_NETWORKS;
+      const progress = createProgressLine(context.io.stderr);
+      progress.start(store.listCalendars({ ownerId: owner.id }).length);
+      let response;
+      try {
+        response = await syncOwner({
+          store,
+          ownerId: owner.id,
+          force: options.force ?? false,
+          dryRun: options.dryRun ?? false,
+          allowPrivateNetworks: options.allowPrivateNetworks ?? (env === "1" || env === "true"),
+          timeoutMs: options.timeout,
+          trigger: "cli",
+          onProgress: progress.update,
+        });
+      } finally {
+        progress.stop();
+      }
+      printSyncResponse(context, response, { json: options.json, dryRun: options.dryRun });
+    });
+}

@@ -1,0 +1,106 @@
+// `calsync token create|list|revoke`: API tokens of an owner. The plain token is shown once, at creation.
+import { Command } from "@commander-js/extra-typings";
+import { generateToken } from "../../server/tokens.js";
+import type { TokenRecord } from "../../store/types.js";
+import { CliFailure, type CliContext } from "../context.js";
+import { parseDuration } from "../duration.js";
+import { dbOption, jsonOption, ownerOption } from "../options.js";
+import { stdoutPaint, writeJson, writeText } from "../output.js";
+import { formatTable, formatTime } from "../table.js";
+
+/** A listed token: everything but the secret (which the store does not have) and its hash. */
+export function tokenJson(token: TokenRecord) {
+  return {
+    id: token.id,
+    ownerId: token.ownerId,
+    name: token.name,
+    prefix: token.prefix,
+    createdAt: token.createdAt,
+    expiresAt: token.expiresAt,
+    revokedAt: token.revokedAt,
+    lastUsedAt: token.lastUsedAt,
+  };
+}
+
+/** Builds the `token` command group. */
+export function tokenCommand(context: CliContext) {
+  const token = new Command("token").description("Create, list and revoke API tokens (for `calsync sync` and the HTTP API)");
+
+  token
+    .command("create")
+    .description("Create an API token; it is printed once and cannot be shown again")
+    .addOption(ownerOption())
+    .option("--name <name>", "a name to recognise the token by", "default")
+    .option("--expires-in <duration>", "lifetime such as 30s, 15m, 12h or 90d (default: never expires)")
+    .addOption(jsonOption())
+    .addOption(dbOption())
+    .action((options) => {
+      const lifetimeMs = options.expiresIn === undefined ? undefined : parseDuration(options.expiresIn);
+      const store = context.store(options.db);
+      const owner = context.owner(store, options.owner);
+      const generated = generateToken();
+      const record = store.createToken({
+        ownerId: owner.id,
+        name: options.name,
+        prefix: generated.prefix,
+        hash: generated.hash,
+        expiresAt: lifetimeMs === undefined ? null : new Date(Date.now() + lifetimeMs),
+      });
+      if (options.json) {
+        return writeJson(context, { id: record.id, token: generated.token, name: record.name, expiresAt: record.expiresAt });
+      }
+      // Only the token on stdout, so `TOKEN=$(calsync token create)` works; the note goes to stderr.
+      writeText(context, generated.token);
+      const expiry = record.expiresAt ? `, expires ${formatTime(record.expiresAt)}` : "";
+      context.logger.warn(
+        `Token ${record.id} "${record.name}" for ${owner.name}${expiry}. Copy it now: it will not be shown again.`,
+      );
+    });
+
+  token
+    .command("list")
+    .description("List API tokens (never the tokens themselves)")
+    .addOption(ownerOption("only this owner's tokens (id or name; default: every owner)"))
+    .addOption(jsonOption())
+    .addOption(dbOption())
+    .action((options) => {
+      const store = context.store(options.db);
+      const ownerId = options.owner === undefined ? undefined : context.owner(store, options.owner).id;
+      const tokens = store.listTokens(ownerId);
+      if (options.json) return writeJson(context, tokens.map(tokenJson));
+      if (tokens.length === 0) return context.logger.info("No tokens yet. Create one with: calsync token create");
+      const owners = new Map(store.listOwners().map((o) => [o.id, o.name]));
+      const now = Date.now();
+      const rows = tokens.map((t) => [
+        t.id,
+        `${t.prefix}…`,
+        t.name,
+        owners.get(t.ownerId) ?? t.ownerId,
+        formatTime(t.createdAt),
+        t.expiresAt ? `${formatTime(t.expiresAt)}${Date.parse(t.expiresAt) <= now ? " (expired)" : ""}` : "never",
+        formatTime(t.revokedAt),
+        formatTime(t.lastUsedAt),
+      ]);
+      const headers = ["ID", "PREFIX", "NAME", "OWNER", "CREATED", "EXPIRES", "REVOKED", "LAST USED"];
+      writeText(context, formatTable(headers.map((header) => ({ header })), rows, stdoutPaint(context)));
+    });
+
+  token
+    .command("revoke")
+    .description("Revoke an API token at once")
+    .argument("<id>", "token id (see: calsync token list)")
+    .addOption(jsonOption())
+    .addOption(dbOption())
+    .action((id, options) => {
+      const store = context.store(options.db);
+      const before = store.listTokens().find((t) => t.id === id);
+      if (!before) throw new CliFailure(`no token "${id}" (see: calsync token list)`, 1);
+      if (!before.revokedAt) store.revokeToken(id);
+      const after = store.listTokens().find((t) => t.id === id) ?? before;
+      if (options.json) return writeJson(context, tokenJson(after));
+      const when = before.revokedAt ? `was already revoked on ${formatTime(before.revokedAt)}` : "is revoked";
+      writeText(context, `Token ${after.id} "${after.name}" (${after.prefix}…) ${when}.`);
+    });
+
+  return token;
+}
