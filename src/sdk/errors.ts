@@ -104,13 +104,13 @@ function describeUnexpected(status: number, body: unknown, headers: Headers): st
       "redirects so the API key never goes to another address: set baseURL to the final address"
     );
   }
-  if (body === undefined || body === "") return `HTTP ${status} with an empty body`;
+  if (body === undefined || body === "") return "empty body";
   const type = headers.get("content-type")?.split(";")[0]?.trim() || "no content type";
   if (typeof body === "string") {
-    return `HTTP ${status} with a non-JSON body (${type}), not a calsync API answer: "${excerpt(textOf(body))}"`;
+    return `not a calsync API answer (${type}): "${excerpt(textOf(body))}"`;
   }
   const what = status < 300 ? "not a calsync sync response" : "not a calsync error body";
-  return `HTTP ${status} with JSON that is ${what}: ${excerpt(JSON.stringify(body) ?? "")}`;
+  return `JSON that is ${what}: ${excerpt(JSON.stringify(body) ?? "")}`;
 }
 
 function textOf(body: string): string {

@@ -117,6 +117,7 @@ function reasonOf(error: unknown): string {
 }
 
 // Some proxies echo request headers into their error pages; keep the key out of every error.
+// Keys too short to be real tokens (`cs_` + 32) are left alone, or "k" would mangle every word.
 function scrub(text: string, apiKey: string): string {
-  return text.split(apiKey).join("[redacted]");
+  return apiKey.length < 8 ? text : text.split(apiKey).join("[redacted]");
 }
