@@ -59,7 +59,8 @@ export class APIError extends CalsyncError {
  */
 export class AuthenticationError extends APIError {
   override name = "AuthenticationError";
-  declare readonly code: AuthenticationErrorCode | APIErrorCode;
+  /** The 401 reason; `http_401` when the 401 did not come from a calsync server (a proxy). */
+  declare readonly code: AuthenticationErrorCode | "http_401";
 }
 
 /** No answer came back: DNS, refused or reset connection, TLS, or CORS in a browser. Retried. */
