@@ -72,7 +72,7 @@ function formatConflicts(response: SyncResponse, paint: Paint): string {
   if (conflicts.length === 0) return "";
   const lines = conflicts.map((conflict) => {
     const who = conflict.reservations.map((r) => `${r.source} "${r.summary}"`).join(", ");
-    return `  ${conflict.propertyName}: ${conflict.from} → ${conflict.to}: ${who}`;
+    return `  ${conflict.propertyName}, ${conflict.from} → ${conflict.to}: ${who}`;
   });
   return `\n${paint("yellow", `Double bookings (${conflicts.length}):`)}\n${lines.join("\n")}\n`;
 }
