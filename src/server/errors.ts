@@ -1,0 +1,42 @@
+// JSON answers of the API: every response is JSON, carries x-request-id, and errors share one body shape.
+import type { ApiErrorCode, ErrorBody } from "../types.js";
+
+/** What people read for each error code; never a stack trace, SQL, file path or secret. */
+const MESSAGES: Record<ApiErrorCode, string> = {
+  missing_token: "send your API token in the x-api-key header",
+  invalid_token: "the API token is malformed or unknown",
+  expired_token: "the API token has expired",
+  revoked_token: "the API token has been revoked",
+  not_found: "no such endpoint; the API is POST /api/v1/calendars/sync",
+  method_not_allowed: "use POST for /api/v1/calendars/sync",
+  internal_error: "unexpected server error",
+};
+
+/** The error body of CONTRACT §2 for `code`. */
+export function errorBody(code: ApiErrorCode, message = MESSAGES[code]): ErrorBody {
+  return { ok: false, error: { code, message } };
+}
+
+/** A JSON response with the request id and any extra headers. */
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  requestId: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "x-request-id": requestId, ...headers },
+  });
+}
+
+/** An error response: the status, the error body of `code`, the request id and any extra headers. */
+export function errorResponse(
+  status: number,
+  code: ApiErrorCode,
+  requestId: string,
+  headers: Record<string, string> = {},
+): Response {
+  const message = code === "internal_error" ? `${MESSAGES.internal_error} (request id ${requestId})` : MESSAGES[code];
+  return jsonResponse(status, errorBody(code, message), requestId, headers);
+}
