@@ -1,0 +1,77 @@
+// `calsync serve`: the HTTP API over the local database until SIGINT/SIGTERM.
+import { Command } from "@commander-js/extra-typings";
+import { MAX_INTERVAL_MS } from "../../server/scheduler.js";
+import { startServer } from "../../server/serve.js";
+import { UsageError, type CliContext } from "../context.js";
+import { parseDuration } from "../duration.js";
+import { dbOption, jsonOption } from "../options.js";
+import { writeJson, writeText } from "../output.js";
+
+/** Builds the `serve` command. */
+export function serveCommand(context: CliContext) {
+  return new Command("serve")
+    .description("Serve the HTTP API (POST /api/v1/calendars/sync) over the local database")
+    .addOption(dbOption())
+    .option("--host <host>", "interface to listen on (default: $HOST, else 127.0.0.1)")
+    .option("--port <port>", "port to listen on, 0 for any free one (default: $PORT, else 8787)")
+    .option("--sync-every <duration>", "also sync every owner at this interval, e.g. 15m or 1h")
+    .option("--allow-private-networks", "let feed URLs reach loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)")
+    .option("--json-logs", "write log lines to stderr as JSON objects")
+    .addOption(jsonOption())
+    .addHelpText(
+      "after",
+      "\nPrints its URL on stdout once listening (with --json: {\"url\": …}); logs go to stderr.\n" +
+        "SIGINT/SIGTERM stop it gracefully: running syncs finish (up to 25 s), then the database is closed.\n" +
+        "Examples:\n  calsync serve\n  calsync serve --host 0.0.0.0 --port 8080 --sync-every 15m --json-logs",
+    )
+    .action(async (options) => {
+      const { env } = context.io;
+      const host = options.host ?? (env.HOST || "127.0.0.1");
+      const port = parsePort(options.port ?? env.PORT, options.port === undefined ? "PORT" : "--port");
+      const syncEveryMs = options.syncEvery === undefined ? undefined : parseSyncEvery(options.syncEvery);
+      const envAllow = env.CALSYNC_ALLOW_PRIVATE_NETWORKS;
+
+      const server = await startServer({
+        store: context.store(options.db),
+        host,
+        port,
+        syncEveryMs,
+        allowPrivateNetworks: options.allowPrivateNetworks ?? (envAllow === "1" || envAllow === "true"),
+        jsonLogs: options.jsonLogs ?? false,
+        log: (line) => context.io.stderr.write(`${line}\n`),
+      });
+      if (options.json) writeJson(context, { url: server.url });
+      else writeText(context, server.url);
+
+      await nextSignal();
+      await server.close();
+    });
+}
+
+function parsePort(value: string | undefined, source: string): number {
+  if (value === undefined || value === "") return 8787;
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port > 65535) {
+    throw new UsageError(`${source} must be a whole number from 0 to 65535 (got "${value}")`);
+  }
+  return port;
+}
+
+function parseSyncEvery(value: string): number {
+  const ms = parseDuration(value);
+  if (ms > MAX_INTERVAL_MS) throw new UsageError(`--sync-every must be at most 24d (got "${value}")`);
+  return ms;
+}
+
+// Resolves on the first SIGINT or SIGTERM; a second one gets Node's default (immediate exit).
+function nextSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      resolve(signal);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+}

@@ -1,0 +1,162 @@
+// startServer(): the app on a real port with listhen, the optional schedule, and a graceful close.
+import { toNodeHandler, type H3 } from "h3/node";
+import { listen, type Listener } from "listhen";
+import { openStore, resolveDatabasePath } from "../store/index.js";
+import type { Store } from "../store/types.js";
+import { createServerLog } from "./access-log.js";
+import { createApp } from "./app.js";
+import { startScheduler, type Scheduler } from "./scheduler.js";
+import { createSyncRunner } from "./single-flight.js";
+
+/** Options of `startServer`. */
+export interface ServeOptions {
+  /** Database to serve; left open on close. @default opened from `dbPath` (and closed on close) */
+  store?: Store;
+  /** SQLite file to open when `store` is left out. @default the user data directory's calsync.db */
+  dbPath?: string;
+  /** Interface to listen on. @default "127.0.0.1" */
+  host?: string;
+  /** TCP port; 0 picks a free one. A port in use is an error, never silently another port. @default 8787 */
+  port?: number;
+  /** Also sync every owner with calendars at this interval, in milliseconds. @default no schedule */
+  syncEveryMs?: number;
+  /** Let feed URLs reach loopback and private addresses. @default false */
+  allowPrivateNetworks?: boolean;
+  /** One JSON object per log line instead of text. @default false */
+  jsonLogs?: boolean;
+  /** Receives each log line (no trailing newline). @default writes to stderr */
+  log?: (line: string) => void;
+}
+
+/** A listening server. */
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:8787` (no trailing slash). */
+  url: string;
+  app: H3;
+  /** Stops accepting, lets running syncs finish (at most `graceMs`, default 25 s), stops the schedule, closes an owned store. */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+const DEFAULT_GRACE_MS = 25_000;
+// Hosts listhen treats as local; it must be told `public` consistently or it rewrites the host.
+const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
+// listhen silently falls back to "localhost" for names outside this pattern, so refuse them here instead.
+const HOST_PATTERN = /^(?!-)[\d.:A-Za-z-]{1,63}(?<!-)$/;
+// get-port-please types the range as a pair, but an empty one is how it is switched off.
+const NO_RANGE = [] as unknown as [number, number];
+
+/** Starts the API server and resolves once it is listening. */
+export async function startServer(options: ServeOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  const port = options.port ?? 8787;
+  if (!HOST_PATTERN.test(host)) throw new Error(`invalid host "${host}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0 to 65535`);
+
+  const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const log = createServerLog({ json: options.jsonLogs, write });
+  const ownsStore = !options.store;
+  const store = options.store ?? openStore(resolveDatabasePath(options.dbPath, {}));
+
+  const runner = createSyncRunner({ store, allowPrivateNetworks: options.allowPrivateNetworks });
+  const app = createApp({
+    store,
+    runner,
+    logger: log.access,
+    onError: (error, requestId) => log.event("error", "request failed", { requestId, error: messageOf(error) }),
+  });
+
+  let listener: Listener;
+  try {
+    listener = await listenExactly(app, host, port);
+  } catch (error) {
+    if (ownsStore) store.close();
+    throw error;
+  }
+  const url = listener.url.replace(/\/$/, "");
+  log.event("info", "listening", { url });
+
+  let scheduler: Scheduler | undefined;
+  if (options.syncEveryMs !== undefined) {
+    scheduler = startScheduler({
+      store,
+      runner,
+      everyMs: options.syncEveryMs,
+      onRun: (ownerId, response) =>
+        log.event(response.ok ? "info" : "warn", "scheduled sync", {
+          ownerId,
+          ok: response.ok,
+          syncedCalendars: response.syncedCalendars,
+          failed: response.failed,
+          durationMs: response.durationMs,
+        }),
+      onError: (error, ownerId) => log.event("error", "scheduled sync failed", { ownerId, error: messageOf(error) }),
+    });
+    log.event("info", "schedule", { everyMs: options.syncEveryMs });
+  }
+
+  let closing: Promise<void> | undefined;
+  const close = async (graceMs: number) => {
+    scheduler?.stop();
+    // Stop accepting; idle keep-alive connections close now, busy ones once their answer is sent.
+    const httpClosed = listener.close();
+    const finished = await within(Promise.all([httpClosed, runner.idle()]), graceMs);
+    if (!finished) {
+      log.event("warn", "shutdown grace period over; dropping open connections", { runningSyncs: runner.active });
+      listener.server.closeAllConnections();
+      await httpClosed;
+    }
+    // Each calendar is one transaction, so closing now cannot leave one half-written.
+    if (ownsStore) store.close();
+    log.event("info", "stopped");
+  };
+  return {
+    url,
+    app,
+    close: (closeOptions = {}) => (closing ??= close(closeOptions.graceMs ?? DEFAULT_GRACE_MS)),
+  };
+}
+
+// listhen's port search would move to another port when ours is taken; pin it so a taken port is an error.
+async function listenExactly(app: H3, host: string, port: number): Promise<Listener> {
+  let listener: Listener;
+  try {
+    listener = await listen(toNodeHandler(app), {
+      hostname: host,
+      // random only for 0; no alternative range: get-port-please then throws instead of moving elsewhere.
+      port: { port, random: port === 0, alternativePortRange: NO_RANGE, verbose: false },
+      public: !LOCAL_HOSTS.has(host),
+      baseURL: "/",
+      showURL: false,
+      qr: false,
+      open: false,
+      clipboard: false,
+      tunnel: false,
+      autoClose: false,
+      isProd: true,
+      isTest: false,
+    });
+  } catch (error) {
+    const reason = messageOf(error).includes("Unable to find") ? "the port is in use" : messageOf(error);
+    throw new Error(`cannot listen on ${host}:${port}: ${reason}`);
+  }
+  // get-port-please also swaps ports it deems unsafe (e.g. 6000) for another one.
+  if (port !== 0 && listener.address.port !== port) {
+    await listener.close();
+    throw new Error(`cannot listen on ${host}:${port}: the port is not allowed`);
+  }
+  return listener;
+}
+
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
