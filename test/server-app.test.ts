@@ -7,6 +7,7 @@ import { createApp, type AccessLogLine } from "../src/server/index.js";
 import { generateToken } from "../src/server/tokens.js";
 import { openStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
+import type { ErrorBody, SyncResponse } from "../src/types.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "calsync-"));
 let store: Store;
@@ -51,7 +52,7 @@ describe("POST /api/v1/calendars/sync", () => {
     const res = await sync({ "x-api-key": tokens.good });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json");
-    const body = await res.json();
+    const body = (await res.json()) as SyncResponse;
     expect(body).toEqual({ ok: true, syncedCalendars: 0, propertiesChecked: 2, failed: 0, durationMs: expect.any(Number), results: [] });
     expect(body.durationMs).toBeGreaterThanOrEqual(0);
   });
@@ -68,7 +69,7 @@ describe("POST /api/v1/calendars/sync", () => {
       { body: '{"owner": "someone else", "broken json' },
     );
     expect(res.status).toBe(200);
-    expect((await res.json()).propertiesChecked).toBe(2);
+    expect(((await res.json()) as SyncResponse).propertiesChecked).toBe(2);
   });
 
   it("records when a token was last used, and only on success", async () => {
@@ -106,7 +107,7 @@ describe("POST /api/v1/calendars/sync", () => {
     const res = await sync({ "x-api-key": tokens.revoked });
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toBe("ApiKey");
-    expect((await res.json()).error.code).toBe("revoked_token");
+    expect(((await res.json()) as ErrorBody).error.code).toBe("revoked_token");
   });
 
   it("lets a token that expires in one second work now and fail after", async () => {
@@ -115,7 +116,7 @@ describe("POST /api/v1/calendars/sync", () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const res = await sync({ "x-api-key": soon });
     expect(res.status).toBe(401);
-    expect((await res.json()).error.code).toBe("expired_token");
+    expect(((await res.json()) as ErrorBody).error.code).toBe("expired_token");
   });
 
   it.each(["GET", "PUT", "PATCH", "DELETE", "OPTIONS"])("answers %s with 405 and Allow: POST", async (method) => {

@@ -1,0 +1,160 @@
+// `calsync serve`: flag checks in-process, and the built CLI as a child process for listening, signals and shutdown.
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateToken } from "../src/server/tokens.js";
+import { openStore } from "../src/store/index.js";
+import type { SyncResponse } from "../src/types.js";
+import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const tmp = tempDir();
+const children: ChildProcess[] = [];
+
+// A feed that answers only when the test says so, to catch the server mid-sync.
+let release: () => void = () => {};
+let arrived: () => void = () => {};
+const feedArrived = new Promise<void>((resolve) => (arrived = resolve));
+const feedServer = http.createServer((req, res) => {
+  arrived();
+  new Promise<void>((resolve) => (release = resolve)).then(() => res.writeHead(200, { "content-type": "text/calendar" }).end(feedBody()));
+});
+
+function ymd(daysFromToday: number): string {
+  const d = new Date();
+  d.setDate(d.getDate() + daysFromToday);
+  return `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, "0")}${String(d.getDate()).padStart(2, "0")}`;
+}
+
+function feedBody(): string {
+  const events = [0, 1, 2, 3].map((i) =>
+    ["BEGIN:VEVENT", `UID:stay-${i}`, `DTSTART;VALUE=DATE:${ymd(5 + i * 7)}`, `DTEND;VALUE=DATE:${ymd(8 + i * 7)}`, "SUMMARY:Reserved", "END:VEVENT"].join("\r\n"),
+  );
+  return ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calsync tests//EN", ...events, "END:VCALENDAR", ""].join("\r\n");
+}
+
+/** Starts `calsync serve …`; `firstOutput` resolves with stdout once `printed` says the URL is there. */
+function startServe(args: string[], env: Record<string, string> = {}, printed = (stdout: string) => stdout.includes("\n")) {
+  const child = spawn(process.execPath, [path.join(root, "bin/calsync.js"), "serve", ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk) => (stdout += chunk));
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const firstOutput = new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", () => printed(stdout) && resolve(stdout));
+    exited.then(() => reject(new Error(`serve exited before printing its URL:\n${stderr}`)));
+  });
+  return { child, exited, firstOutput, output: () => ({ stdout, stderr }) };
+}
+
+beforeAll(async () => {
+  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
+  await new Promise<void>((resolve) => feedServer.listen(0, "127.0.0.1", resolve));
+});
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  release();
+  feedServer.closeAllConnections();
+  await new Promise((resolve) => feedServer.close(resolve));
+  tmp.remove();
+});
+
+describe("calsync serve flags", () => {
+  it.each([
+    [["--port", "70000"], /--port must be a whole number from 0 to 65535/],
+    [["--port", "http"], /--port must be a whole number from 0 to 65535/],
+    [["--sync-every", "10x"], /invalid duration "10x"/],
+    [["--sync-every", "0s"], /invalid duration "0s"/],
+    [["--sync-every", "30d"], /--sync-every must be at most 24d/],
+  ])("refuses %j as a usage error", async (args, message) => {
+    const result = await runCli(["serve", "--db", tmp.db(), ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain("calsync serve --help");
+    expect(result.stdout).toBe("");
+  });
+
+  it("refuses a PORT from the environment that is not a port", async () => {
+    const result = await runCli(["serve", "--db", tmp.db()], { env: { PORT: "eighty" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/PORT must be a whole number from 0 to 65535 \(got "eighty"\)/);
+  });
+
+  it("documents its flags in --help", async () => {
+    const result = await runCli(["serve", "--help"]);
+    expect(result.code).toBe(0);
+    for (const flag of ["--db", "--host", "--port", "--sync-every", "--allow-private-networks", "--json-logs", "--json"]) {
+      expect(result.stdout).toContain(flag);
+    }
+  });
+});
+
+describe("calsync serve as a process", () => {
+  it("prints its URL, answers, and exits 0 on SIGINT (PORT and HOST from the environment)", async () => {
+    const serve = startServe(["--db", tmp.db()], { PORT: "0", HOST: "127.0.0.1" });
+    const url = (await serve.firstOutput).trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${url}/healthz`, { headers: { "x-request-id": "cli-health-1" } });
+    expect([res.status, await res.json()]).toEqual([200, { ok: true }]);
+    serve.child.kill("SIGINT");
+    expect(await serve.exited).toBe(0);
+    const { stderr } = serve.output();
+    expect(stderr).toMatch(/GET \/healthz 200 \d+ms id=cli-health-1/);
+  });
+
+  it("prints {\"url\"} with --json and logs JSON lines with --json-logs", async () => {
+    const serve = startServe(["--db", tmp.db(), "--port", "0", "--json", "--json-logs"], {}, (out) => out.endsWith("}\n"));
+    const { url } = JSON.parse(await serve.firstOutput) as { url: string };
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await fetch(`${url}/nowhere`);
+    serve.child.kill("SIGTERM");
+    expect(await serve.exited).toBe(0);
+    const lines = serve.output().stderr.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual(expect.objectContaining({ msg: "request", method: "GET", path: "/nowhere", status: 404 }));
+  });
+
+  it("lets a running sync finish on SIGTERM, answers it, writes the calendar whole, and exits 0", async () => {
+    const db = tmp.db();
+    const store = openStore(db);
+    const owner = store.createOwner("Ann");
+    const property = store.createProperty(owner.id, "Loft");
+    const port = (feedServer.address() as AddressInfo).port;
+    store.createCalendar({ propertyId: property.id, source: "airbnb", url: `http://127.0.0.1:${port}/slow.ics` });
+    const token = generateToken();
+    store.createToken({ ownerId: owner.id, name: "t", prefix: token.prefix, hash: token.hash, expiresAt: null });
+    store.close();
+
+    const serve = startServe(["--db", db, "--port", "0"], { CALSYNC_ALLOW_PRIVATE_NETWORKS: "1" });
+    const url = (await serve.firstOutput).trim();
+    const answer = fetch(`${url}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": token.token } });
+    await feedArrived;
+    serve.child.kill("SIGTERM");
+    // Give the signal time to land while the feed is still held, so the shutdown really waits for the sync.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(serve.child.exitCode).toBeNull();
+    release();
+
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as SyncResponse).results[0]?.result.reservationsCreated).toBe(4);
+    expect(await serve.exited).toBe(0);
+
+    const after = openStore(db);
+    try {
+      expect(after.listReservations({ ownerId: owner.id })).toHaveLength(4);
+      expect(after.listSyncRuns({ ownerId: owner.id })).toHaveLength(1);
+    } finally {
+      after.close();
+    }
+  });
+});
