@@ -24,12 +24,16 @@ export interface Scheduler {
   stop(): void;
 }
 
+/** Throws a RangeError unless `everyMs` is an interval a Node timer can keep. */
+export function assertInterval(everyMs: number): void {
+  if (!Number.isInteger(everyMs) || everyMs < 1 || everyMs > MAX_INTERVAL_MS) {
+    throw new RangeError(`the sync interval must be a whole number of milliseconds from 1 to ${MAX_INTERVAL_MS}`);
+  }
+}
+
 /** Starts syncing every owner that has calendars each `everyMs`; the first round runs after one interval. */
 export function startScheduler(options: SchedulerOptions): Scheduler {
-  const { everyMs } = options;
-  if (!Number.isInteger(everyMs) || everyMs < 1 || everyMs > MAX_INTERVAL_MS) {
-    throw new RangeError(`everyMs must be a whole number of milliseconds from 1 to ${MAX_INTERVAL_MS}`);
-  }
+  assertInterval(options.everyMs);
   const round = () => {
     let owners: string[];
     try {
@@ -48,7 +52,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       );
     }
   };
-  const timer = setInterval(round, everyMs);
+  const timer = setInterval(round, options.everyMs);
   return {
     stop() {
       clearInterval(timer);

@@ -5,7 +5,7 @@ import { openStore, resolveDatabasePath } from "../store/index.js";
 import type { Store } from "../store/types.js";
 import { createServerLog } from "./access-log.js";
 import { createApp } from "./app.js";
-import { startScheduler, type Scheduler } from "./scheduler.js";
+import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { createSyncRunner } from "./single-flight.js";
 
 /** Options of `startServer`. */
@@ -51,6 +51,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const port = options.port ?? 8787;
   if (!HOST_PATTERN.test(host)) throw new Error(`invalid host "${host}"`);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0 to 65535`);
+  if (options.syncEveryMs !== undefined) assertInterval(options.syncEveryMs);
 
   const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const log = createServerLog({ json: options.jsonLogs, write });
@@ -97,6 +98,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   let closing: Promise<void> | undefined;
   const close = async (graceMs: number) => {
     scheduler?.stop();
+    log.event("info", "stopping", { runningSyncs: runner.active });
     // Stop accepting; idle keep-alive connections close now, busy ones once their answer is sent.
     const httpClosed = listener.close();
     const finished = await within(Promise.all([httpClosed, runner.idle()]), graceMs);
