@@ -1,0 +1,115 @@
+// Schema steps, applied in order; `PRAGMA user_version` records how many ran.
+import type Database from "better-sqlite3";
+
+const MIGRATIONS: readonly string[] = [
+  // 1: the whole first schema.
+  `
+  CREATE TABLE owners (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE api_tokens (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    prefix TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    expires_at TEXT,
+    revoked_at TEXT,
+    last_used_at TEXT
+  );
+  CREATE INDEX api_tokens_owner ON api_tokens(owner_id);
+  CREATE TABLE properties (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    feed_token TEXT UNIQUE,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX properties_owner ON properties(owner_id, name);
+  CREATE TABLE calendars (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    property_id TEXT NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    url TEXT NOT NULL,
+    source TEXT NOT NULL,
+    etag TEXT,
+    last_modified TEXT,
+    content_hash TEXT,
+    last_found INTEGER NOT NULL DEFAULT 0,
+    last_status TEXT,
+    last_error_code TEXT,
+    last_error_message TEXT,
+    last_synced_at TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX calendars_property ON calendars(property_id, seq);
+  CREATE TABLE reservations (
+    id TEXT PRIMARY KEY,
+    calendar_id TEXT NOT NULL REFERENCES calendars(id) ON DELETE CASCADE,
+    uid TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    status TEXT NOT NULL,
+    start TEXT NOT NULL,
+    "end" TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    details TEXT NOT NULL,
+    raw TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (calendar_id, uid)
+  );
+  CREATE INDEX reservations_start ON reservations(start);
+  CREATE TABLE sync_runs (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    trigger TEXT NOT NULL,
+    dry_run INTEGER NOT NULL,
+    started_at TEXT NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    ok INTEGER NOT NULL,
+    synced_calendars INTEGER NOT NULL,
+    properties_checked INTEGER NOT NULL,
+    failed INTEGER NOT NULL
+  );
+  CREATE INDEX sync_runs_owner ON sync_runs(owner_id, started_at);
+  CREATE TABLE sync_run_results (
+    run_id TEXT NOT NULL REFERENCES sync_runs(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    calendar_id TEXT REFERENCES calendars(id) ON DELETE SET NULL,
+    property_id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    status TEXT NOT NULL,
+    found INTEGER NOT NULL,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL,
+    cancelled INTEGER NOT NULL,
+    error_code TEXT,
+    error_message TEXT,
+    http_status INTEGER,
+    PRIMARY KEY (run_id, position)
+  );
+  CREATE INDEX sync_run_results_calendar ON sync_run_results(calendar_id);
+  `,
+];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the database up to SCHEMA_VERSION, each step in its own transaction. */
+export function migrate(db: Database.Database): void {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `database schema version ${current} is newer than this calsync understands (${SCHEMA_VERSION}): upgrade calsync`,
+    );
+  }
+  for (let version = current; version < SCHEMA_VERSION; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

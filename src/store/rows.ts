@@ -1,0 +1,98 @@
+// Row shapes of the SQLite tables and their mapping to the records the store returns.
+import type { ReservationDetails, ReservationKind, ReservationStatus, StoredReservation } from "../engine/model.js";
+import type { CalendarSource, SyncErrorCode } from "../types.js";
+import type { Calendar, Owner, Property, ReservationRow, SyncRunRow, TokenRecord } from "./types.js";
+
+export interface OwnerRow { id: string; name: string; created_at: string }
+export interface TokenRow {
+  id: string; owner_id: string; name: string; prefix: string; hash: string; created_at: string;
+  expires_at: string | null; revoked_at: string | null; last_used_at: string | null;
+}
+export interface PropertyRow { id: string; owner_id: string; name: string; feed_token: string | null; created_at: string }
+export interface CalendarRow {
+  id: string; property_id: string; owner_id: string; property_name: string; url: string; source: string;
+  etag: string | null; last_modified: string | null; content_hash: string | null; last_found: number;
+  last_status: string | null; last_error_code: string | null; last_error_message: string | null;
+  last_synced_at: string | null; created_at: string;
+}
+export interface ReservationDbRow {
+  id: string; calendar_id: string; uid: string; kind: string; status: string; start: string; end: string;
+  summary: string; details: string; property_id?: string; source?: string;
+}
+export interface SyncRunDbRow {
+  id: string; owner_id: string; trigger: string; dry_run: number; started_at: string; duration_ms: number;
+  ok: number; synced_calendars: number; failed: number;
+}
+
+export const toOwner = (row: OwnerRow): Owner => ({ id: row.id, name: row.name, createdAt: row.created_at });
+
+export const toToken = (row: TokenRow): TokenRecord => ({
+  id: row.id,
+  ownerId: row.owner_id,
+  name: row.name,
+  prefix: row.prefix,
+  hash: row.hash,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
+  lastUsedAt: row.last_used_at,
+});
+
+export const toProperty = (row: PropertyRow): Property => ({
+  id: row.id,
+  ownerId: row.owner_id,
+  name: row.name,
+  createdAt: row.created_at,
+  feedToken: row.feed_token,
+});
+
+export const toCalendar = (row: CalendarRow): Calendar => ({
+  id: row.id,
+  propertyId: row.property_id,
+  ownerId: row.owner_id,
+  source: row.source as CalendarSource,
+  url: row.url,
+  createdAt: row.created_at,
+  lastSyncedAt: row.last_synced_at,
+  lastStatus: row.last_status as Calendar["lastStatus"],
+  lastErrorCode: row.last_error_code as SyncErrorCode | null,
+  lastErrorMessage: row.last_error_message,
+});
+
+export const toStoredReservation = (row: ReservationDbRow): StoredReservation => ({
+  id: row.id,
+  calendarId: row.calendar_id,
+  uid: row.uid,
+  kind: row.kind as ReservationKind,
+  status: row.status as ReservationStatus,
+  start: row.start,
+  end: row.end,
+  summary: row.summary,
+  details: JSON.parse(row.details) as ReservationDetails,
+});
+
+export const toReservationRow = (row: ReservationDbRow): ReservationRow => ({
+  id: row.id,
+  propertyId: row.property_id!,
+  calendarId: row.calendar_id,
+  source: row.source as CalendarSource,
+  uid: row.uid,
+  kind: row.kind as ReservationKind,
+  status: row.status as ReservationStatus,
+  start: row.start,
+  end: row.end,
+  summary: row.summary,
+  details: JSON.parse(row.details) as ReservationDetails,
+});
+
+export const toSyncRun = (row: SyncRunDbRow): SyncRunRow => ({
+  id: row.id,
+  ownerId: row.owner_id,
+  trigger: row.trigger as SyncRunRow["trigger"],
+  dryRun: row.dry_run === 1,
+  startedAt: row.started_at,
+  durationMs: row.duration_ms,
+  ok: row.ok === 1,
+  syncedCalendars: row.synced_calendars,
+  failed: row.failed,
+});
