@@ -12,7 +12,7 @@ import { createSyncRunner } from "./single-flight.js";
 export interface ServeOptions {
   /** Database to serve; left open on close. @default opened from `dbPath` (and closed on close) */
   store?: Store;
-  /** SQLite file to open when `store` is left out. @default the user data directory's calsync.db */
+  /** SQLite file to open when `store` is left out. @default $CALSYNC_DB, else calsync.db in the user data directory */
   dbPath?: string;
   /** Interface to listen on. @default "127.0.0.1" */
   host?: string;
@@ -56,7 +56,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const log = createServerLog({ json: options.jsonLogs, write });
   const ownsStore = !options.store;
-  const store = options.store ?? openStore(resolveDatabasePath(options.dbPath, {}));
+  const store = options.store ?? openStore(resolveDatabasePath(options.dbPath, process.env));
 
   const runner = createSyncRunner({ store, allowPrivateNetworks: options.allowPrivateNetworks });
   const app = createApp({
