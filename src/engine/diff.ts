@@ -1,0 +1,129 @@
+// diffReservations(): pure CONTRACT §4 — what one feed changes in one calendar, and the counts to report.
+import { formatDate } from "./local-date.js";
+import { isAllDay, type FeedEvent, type StoredReservation } from "./model.js";
+
+/** The four numbers reported per calendar. */
+export interface DiffCounts {
+  found: number;
+  created: number;
+  updated: number;
+  cancelled: number;
+}
+
+/** Changes to apply in one transaction, their counts, and whether the mass-cancellation guard tripped. */
+export interface DiffResult {
+  counts: DiffCounts;
+  /** New identities. */
+  inserts: FeedEvent[];
+  /** Known rows to overwrite (changed, back from cancelled, or a moved block under a new UID). */
+  updates: Array<{ id: string; event: FeedEvent }>;
+  /** Ids of active rows to mark cancelled. */
+  cancels: string[];
+  /** Set when the feed would cancel (nearly) every upcoming reservation; the caller then writes nothing. */
+  suspicious: { upcoming: number; cancelling: number } | null;
+}
+
+/** Options of one diff. */
+export interface DiffOptions {
+  /** The sync's clock: decides which reservations have ended. */
+  now: Date;
+  /** Skip the mass-cancellation guard. @default false */
+  force?: boolean;
+}
+
+/** Compares one calendar's stored reservations with its freshly parsed feed (CONTRACT §4). */
+export function diffReservations(stored: StoredReservation[], incoming: FeedEvent[], options: DiffOptions): DiffResult {
+  const today = formatDate(options.now);
+  const ended = (r: { end: string }) =>
+    isAllDay(r.end) ? r.end <= today : Date.parse(r.end) <= options.now.getTime();
+
+  // Duplicate identities in one feed count once: the last one wins.
+  const events = new Map<string, FeedEvent>();
+  for (const event of incoming) {
+    events.delete(event.uid);
+    events.set(event.uid, event);
+  }
+  const known = new Map<string, StoredReservation>();
+  for (const row of stored) if (!known.has(row.uid)) known.set(row.uid, row);
+
+  const counts: DiffCounts = { found: 0, created: 0, updated: 0, cancelled: 0 };
+  const inserts: FeedEvent[] = [];
+  const updates: Array<{ id: string; event: FeedEvent }> = [];
+  const cancels: string[] = [];
+  const seen = new Set<string>();
+  const fresh: FeedEvent[] = [];
+
+  for (const event of events.values()) {
+    const row = known.get(event.uid);
+    if (row) seen.add(row.id);
+    if (event.cancelled) {
+      if (row?.status === "active" && !ended(row)) cancels.push(row.id);
+      continue;
+    }
+    counts.found++;
+    if (!row) fresh.push(event);
+    else if (row.status === "cancelled") {
+      updates.push({ id: row.id, event });
+      counts.created++;
+    } else if (changed(row, event)) {
+      updates.push({ id: row.id, event });
+      counts.updated++;
+    }
+  }
+
+  const lost = stored.filter((row) => row.status === "active" && !seen.has(row.id));
+  for (const event of fresh) {
+    const twin = event.kind === "block" ? takeMovedBlock(lost, event) : undefined;
+    if (twin) {
+      // Airbnb re-emits its rolling "Not available" window daily with moved dates (and sometimes a new
+      // UID): the same block moving, not one created and one cancelled per day.
+      updates.push({ id: twin.id, event });
+      counts.updated++;
+    } else {
+      inserts.push(event);
+      counts.created++;
+    }
+  }
+  // A stay that ended and dropped off the feed is history, not a cancellation.
+  for (const row of lost) if (!ended(row)) cancels.push(row.id);
+  counts.cancelled = cancels.length;
+
+  const upcoming = stored.filter((row) => row.status === "active" && !ended(row)).length;
+  const cancelling = cancels.length;
+  const tripped = (upcoming >= 2 && cancelling === upcoming) || (upcoming >= 5 && cancelling >= 0.8 * upcoming);
+  return { counts, inserts, updates, cancels, suspicious: tripped && !options.force ? { upcoming, cancelling } : null };
+}
+
+/** Removes and returns the unmatched stored block that `event` most plausibly continues. */
+function takeMovedBlock(lost: StoredReservation[], event: FeedEvent): StoredReservation | undefined {
+  const blocks = lost.filter((row) => row.kind === "block");
+  const twin =
+    blocks.find((row) => row.end === event.end) ??
+    blocks.find((row) => row.start === event.start) ??
+    // Both ends moved by a day: yesterday's window still overlaps today's.
+    blocks.find((row) => sameForm(row, event) && row.start < event.end && event.start < row.end);
+  if (twin) lost.splice(lost.indexOf(twin), 1);
+  return twin;
+}
+
+function sameForm(row: StoredReservation, event: FeedEvent): boolean {
+  return isAllDay(row.start) === isAllDay(event.start);
+}
+
+function changed(row: StoredReservation, event: FeedEvent): boolean {
+  return (
+    row.kind !== event.kind ||
+    row.start !== event.start ||
+    row.end !== event.end ||
+    row.summary !== event.summary ||
+    canonical(row.details) !== canonical(event.details)
+  );
+}
+
+/** JSON with sorted keys and no undefined fields, so equal details compare equal however they were built. */
+function canonical(value: object): string {
+  const entries = Object.entries(value)
+    .filter(([, v]) => v !== undefined && v !== null && v !== "")
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify(entries);
+}

@@ -1,0 +1,146 @@
+// parseFeed(): one feed body → normalised events (dates as written, kind, identity). Never throws.
+import { createHash } from "node:crypto";
+import ical, { type VEvent } from "node-ical";
+import type { CalendarSource, SyncError } from "../types.js";
+import { classifyKind, extractDetails } from "./channels.js";
+import { addLocalDays, formatDate } from "./local-date.js";
+import type { FeedEvent } from "./model.js";
+import { expandOccurrences, type Occurrence } from "./recurrence.js";
+
+export { formatDate } from "./local-date.js";
+
+/** Options of one parse. */
+export interface ParseFeedOptions {
+  /** Channel of the calendar: decides `kind` and details. */
+  source: CalendarSource;
+  /** The sync's clock: recurring events are expanded around it. */
+  now: Date;
+  /** Recurring events are expanded from one year back to this many days ahead. @default 730 */
+  horizonDays?: number;
+}
+
+/** Result of parsing one feed: events, or why the body is not a usable calendar. */
+export type ParseFeedResult = { ok: true; events: FeedEvent[] } | { ok: false; error: SyncError };
+
+const RAW_FIELDS = {
+  UID: "uid",
+  SUMMARY: "summary",
+  DESCRIPTION: "description",
+  LOCATION: "location",
+  STATUS: "status",
+  DTSTAMP: "dtstamp",
+  "LAST-MODIFIED": "lastmodified",
+  SEQUENCE: "sequence",
+} as const;
+
+/** Parses an iCalendar body into normalised events (CONTRACT §4); bad input is an error value. */
+export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedResult {
+  // node-ical splits on \n only and keeps a BOM in the first line; CR-only feeds exist.
+  const body = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const problem = structuralProblem(body);
+  if (problem) return { ok: false, error: { code: "not_icalendar", message: `feed is not an iCalendar file (${problem})` } };
+
+  let parsed: ReturnType<typeof ical.sync.parseICS>;
+  try {
+    parsed = quietly(() => ical.sync.parseICS(body));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.slice(0, 200) : "unknown error";
+    return { ok: false, error: { code: "parse_error", message: `feed could not be parsed: ${reason}` } };
+  }
+
+  try {
+    // Duplicate identities count once: the last one wins (a Map, so "__proto__" is just a key).
+    const events = new Map<string, FeedEvent>();
+    for (const key of Object.keys(parsed)) {
+      const component = parsed[key];
+      if (component?.type !== "VEVENT") continue;
+      for (const occurrence of quietly(() => expandOccurrences(component, options))) {
+        const event = toFeedEvent(occurrence, options.source);
+        if (!event) continue;
+        events.delete(event.uid);
+        events.set(event.uid, event);
+      }
+    }
+    return { ok: true, events: [...events.values()] };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.slice(0, 200) : "unknown error";
+    return { ok: false, error: { code: "parse_error", message: `feed could not be read: ${reason}` } };
+  }
+}
+
+/** Why the body is not a whole calendar, or null. node-ical itself returns `{}` for all of these. */
+function structuralProblem(body: string): string | null {
+  const trimmed = body.trim();
+  if (!trimmed) return "empty";
+  if (!/^BEGIN:VCALENDAR\s*$/im.test(trimmed)) {
+    return /^<|<html|<!doctype/i.test(trimmed) ? "got HTML" : "no BEGIN:VCALENDAR";
+  }
+  const lastLine = trimmed.slice(trimmed.lastIndexOf("\n") + 1);
+  if (!/^END:VCALENDAR\s*$/i.test(lastLine)) return "truncated: no END:VCALENDAR at the end";
+  return null;
+}
+
+/** node-ical warns on the console about feed quirks; the engine prints nothing, so hush it (sync code only). */
+function quietly<T>(work: () => T): T {
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    return work();
+  } finally {
+    console.warn = warn;
+  }
+}
+
+function toFeedEvent(occurrence: Occurrence, source: CalendarSource): FeedEvent | null {
+  const { event, start, end, allDay } = occurrence;
+  if (!isValidDate(start)) return null;
+  let startText: string;
+  let endText: string;
+  if (allDay) {
+    startText = formatDate(start);
+    // DTEND on or before DTSTART on a date event: read it as the one night it starts on.
+    endText = isValidDate(end) && formatDate(end) > startText ? formatDate(end) : formatDate(addLocalDays(start, 1));
+  } else {
+    startText = start.toISOString();
+    endText = isValidDate(end) && end.getTime() >= start.getTime() ? end.toISOString() : startText;
+  }
+
+  const summary = text(event.summary).trim();
+  const description = text(event.description);
+  const uid = typeof event.uid === "string" && event.uid.trim() ? event.uid.trim() : undefined;
+  const base = uid ?? `nouid:${createHash("sha256").update(`${startText}|${endText}|${summary}`).digest("hex").slice(0, 32)}`;
+  const identity = occurrence.recurrenceKey === undefined ? base : `${base}#${occurrence.recurrenceKey}`;
+
+  return {
+    uid: identity,
+    kind: classifyKind(source, summary, description),
+    start: startText,
+    end: endText,
+    summary,
+    cancelled: text(event.status).toUpperCase() === "CANCELLED",
+    details: extractDetails(source, summary, description),
+    raw: rawOf(event),
+  };
+}
+
+function rawOf(event: Partial<VEvent>): Record<string, string> {
+  const raw: Record<string, string> = Object.create(null);
+  for (const [name, field] of Object.entries(RAW_FIELDS)) {
+    const value: unknown = event[field];
+    if (value === undefined || value === null) continue;
+    raw[name] = value instanceof Date ? (isValidDate(value) ? value.toISOString() : "") : text(value);
+  }
+  return { ...raw };
+}
+
+/** A property's text: node-ical gives `{ val, params }` when the property had parameters. */
+function text(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value && typeof value === "object" && "val" in value) return text((value as { val: unknown }).val);
+  return "";
+}
+
+function isValidDate(value: unknown): value is Date {
+  return value instanceof Date && !Number.isNaN(value.getTime());
+}
