@@ -71,7 +71,12 @@ const CHANNELS: ChannelRule[] = [
       return name ? { guestName: name } : {};
     },
   },
-  { source: "expedia", host: brand("expedia"), bookings: [/^reserved\b/i], otherwise: "booking" },
+  {
+    source: "expedia",
+    host: any(brand("expedia"), domain("expediapartnercentral.com")),
+    bookings: [/^reserved\b/i],
+    otherwise: "booking",
+  },
   {
     source: "google",
     host: domain("google.com"),
