@@ -98,18 +98,27 @@ const MIGRATIONS: readonly string[] = [
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the database up to SCHEMA_VERSION, each step in its own transaction. */
-export function migrate(db: Database.Database): void {
-  const current = db.pragma("user_version", { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
-    throw new Error(
-      `database schema version ${current} is newer than this calsync understands (${SCHEMA_VERSION}): upgrade calsync`,
-    );
-  }
-  for (let version = current; version < SCHEMA_VERSION; version++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
-  }
+/**
+ * Brings the database up to the last of `steps` (default: calsync's schema), one transaction per step.
+ * Throws, changing nothing, when the file was written by a newer calsync.
+ */
+export function migrate(db: Database.Database, steps: readonly string[] = MIGRATIONS): void {
+  // IMMEDIATE takes the write lock before reading the version, so two processes opening a new file
+  // at once (serve and a CLI command) run each step once instead of both creating the same tables.
+  const step = db.transaction((): boolean => {
+    const current = db.pragma("user_version", { simple: true }) as number;
+    if (current > steps.length) {
+      throw new Error(
+        `database schema version ${current} is newer than this calsync understands (${steps.length}): upgrade calsync`,
+      );
+    }
+    if (current === steps.length) return false;
+    db.exec(steps[current]!);
+    db.pragma(`user_version = ${current + 1}`);
+    return true;
+  });
+  // Up to date is the common case: answer it without taking the write lock.
+  if (db.pragma("user_version", { simple: true }) === steps.length) return;
+  // One step per transaction: a failing step keeps the ones before it.
+  while (step.immediate());
 }
