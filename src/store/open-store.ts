@@ -2,55 +2,44 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { adminQueries } from "./admin.js";
+import { calendarQueries } from "./calendars.js";
 import { migrate } from "./migrations.js";
-import { toReservationRow, toSyncRun, type ReservationDbRow, type SyncRunDbRow } from "./rows.js";
-import { syncQueries } from "./sync-queries.js";
+import { ownerQueries } from "./owners.js";
+import { propertyQueries } from "./properties.js";
+import { reservationQueries } from "./reservations.js";
+import { syncPortQueries } from "./sync-port.js";
+import { syncRunQueries } from "./sync-runs.js";
+import { tokenQueries } from "./tokens.js";
 import type { Store } from "./types.js";
 
-/** Opens (creating directories and schema as needed) the database at `path`; `":memory:"` works too. */
+/** Opens the database at `path` (`":memory:"` works too), creating its directories and schema as needed. */
 export function openStore(path: string): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   try {
+    // First, so that every statement below waits for a CLI or server holding the lock instead of failing.
+    db.pragma("busy_timeout = 5000");
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
-    db.pragma("busy_timeout = 5000");
     migrate(db);
   } catch (error) {
     db.close();
     throw error;
   }
-
-  const reservations = db.prepare<
-    [string | null, string | null, string | null, string | null, string | null, string | null],
-    ReservationDbRow
-  >(
-    `SELECT r.*, c.property_id, c.source FROM reservations r
-     JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
-     WHERE (? IS NULL OR p.owner_id = ?) AND (? IS NULL OR c.property_id = ?) AND (? IS NULL OR r.status = ?)
-     ORDER BY p.name, p.id, r.start, c.seq, r.uid`,
-  );
-  const runs = db.prepare<[string | null, string | null, number], SyncRunDbRow>(
-    `SELECT * FROM sync_runs WHERE (? IS NULL OR owner_id = ?) ORDER BY started_at DESC, rowid DESC LIMIT ?`,
-  );
   const ping = db.prepare<[], { ok: number }>("SELECT 1 AS ok");
 
   return {
     path,
-    ...adminQueries(db),
-    ...syncQueries(db),
-    listReservations(filter = {}) {
-      const { ownerId = null, propertyId = null, status = null } = filter;
-      return reservations.all(ownerId, ownerId, propertyId, propertyId, status, status).map(toReservationRow);
-    },
-    listSyncRuns(filter = {}) {
-      const { ownerId = null, limit = 100 } = filter;
-      return runs.all(ownerId, ownerId, limit).map(toSyncRun);
-    },
+    ...ownerQueries(db),
+    ...tokenQueries(db),
+    ...propertyQueries(db),
+    ...calendarQueries(db),
+    ...reservationQueries(db),
+    ...syncPortQueries(db),
+    ...syncRunQueries(db),
     ping: () => db.open && ping.get()?.ok === 1,
-    close: () => {
+    close() {
       if (db.open) db.close();
     },
   };

@@ -1,0 +1,46 @@
+// Calendars: one feed URL of a property, with what its last sync left behind.
+import type Database from "better-sqlite3";
+import { newId } from "./ids.js";
+import { PROPERTY_ORDER } from "./properties.js";
+import { toCalendar, type CalendarRow } from "./rows.js";
+import type { Store } from "./types.js";
+
+/** Calendars joined with their property (`c`, `p`), as both the admin and the sync queries read them. */
+export const CALENDAR_SELECT = `
+  SELECT c.*, p.owner_id, p.name AS property_name FROM calendars c JOIN properties p ON p.id = c.property_id`;
+
+/** Property order, then calendar creation (`seq` only grows). */
+export const CALENDAR_ORDER = `${PROPERTY_ORDER}, c.seq`;
+
+export type CalendarQueries = Pick<Store, "createCalendar" | "listCalendars" | "getCalendar" | "removeCalendar">;
+
+/** Prepares the calendar statements of one database. */
+export function calendarQueries(db: Database.Database): CalendarQueries {
+  const insert = db.prepare<[string, string, string, string, string]>(
+    "INSERT INTO calendars (id, property_id, url, source, created_at) VALUES (?, ?, ?, ?, ?)",
+  );
+  const one = db.prepare<[string], CalendarRow>(`${CALENDAR_SELECT} WHERE c.id = ?`);
+  const all = db.prepare<[string | null, string | null, string | null, string | null], CalendarRow>(
+    `${CALENDAR_SELECT} WHERE (? IS NULL OR p.owner_id = ?) AND (? IS NULL OR c.property_id = ?)
+     ORDER BY ${CALENDAR_ORDER}`,
+  );
+  // Reservations go with it (ON DELETE CASCADE); the sync history keeps its rows, unlinked.
+  const remove = db.prepare<[string]>("DELETE FROM calendars WHERE id = ?");
+
+  return {
+    createCalendar({ propertyId, url, source }) {
+      const id = newId("cal");
+      insert.run(id, propertyId, url, source, new Date().toISOString());
+      return toCalendar(one.get(id)!);
+    },
+    listCalendars(filter = {}) {
+      const { ownerId = null, propertyId = null } = filter;
+      return all.all(ownerId, ownerId, propertyId, propertyId).map(toCalendar);
+    },
+    getCalendar(id) {
+      const row = one.get(id);
+      return row && toCalendar(row);
+    },
+    removeCalendar: (id) => remove.run(id).changes > 0,
+  };
+}

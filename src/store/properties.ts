@@ -1,0 +1,50 @@
+// Properties: an owner's rentals, each with its calendars and an optional outbound feed token.
+import type Database from "better-sqlite3";
+import { newId } from "./ids.js";
+import { toProperty, type PropertyRow } from "./rows.js";
+import type { Store } from "./types.js";
+
+/**
+ * The one order of properties everywhere (`p` = properties): by name as people read it, then
+ * creation (rowid), so that results, listings and reservations line up and stay stable between runs.
+ */
+export const PROPERTY_ORDER = "p.name COLLATE NOCASE, p.name, p.rowid";
+
+export type PropertyQueries = Pick<Store,
+  "createProperty" | "listProperties" | "getProperty" | "removeProperty" | "setPropertyFeedToken" | "getPropertyByFeedToken">;
+
+/** Prepares the property statements of one database. */
+export function propertyQueries(db: Database.Database): PropertyQueries {
+  const insert = db.prepare<[string, string, string, string]>(
+    "INSERT INTO properties (id, owner_id, name, created_at) VALUES (?, ?, ?, ?)",
+  );
+  const one = db.prepare<[string], PropertyRow>("SELECT * FROM properties WHERE id = ?");
+  const all = db.prepare<[string | null, string | null], PropertyRow>(
+    `SELECT * FROM properties p WHERE (? IS NULL OR p.owner_id = ?) ORDER BY ${PROPERTY_ORDER}`,
+  );
+  // Calendars and their reservations go with it (ON DELETE CASCADE).
+  const remove = db.prepare<[string]>("DELETE FROM properties WHERE id = ?");
+  const setFeedToken = db.prepare<[string, string]>("UPDATE properties SET feed_token = ? WHERE id = ?");
+  const byFeedToken = db.prepare<[string], PropertyRow>("SELECT * FROM properties WHERE feed_token = ?");
+
+  return {
+    createProperty(ownerId, name) {
+      const id = newId("prp");
+      insert.run(id, ownerId, name, new Date().toISOString());
+      return toProperty(one.get(id)!);
+    },
+    listProperties: (ownerId) => all.all(ownerId ?? null, ownerId ?? null).map(toProperty),
+    getProperty(id) {
+      const row = one.get(id);
+      return row && toProperty(row);
+    },
+    removeProperty: (id) => remove.run(id).changes > 0,
+    setPropertyFeedToken(id, feedToken) {
+      setFeedToken.run(feedToken, id);
+    },
+    getPropertyByFeedToken(feedToken) {
+      const row = byFeedToken.get(feedToken);
+      return row && toProperty(row);
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// The engine's port (SyncStore) on SQLite: one transaction per calendar, statements prepared once.
+import type Database from "better-sqlite3";
+import type { CalendarRecord, CalendarWrite, FeedEvent } from "../engine/model.js";
+import type { CalendarSource } from "../types.js";
+import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
+import { newId } from "./ids.js";
+import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./rows.js";
+import type { Store } from "./types.js";
+
+export type SyncPortQueries = Pick<Store,
+  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordCalendarFailure">;
+
+/** Prepares the statements the sync engine runs on one database (the history is in sync-runs.ts). */
+export function syncPortQueries(db: Database.Database): SyncPortQueries {
+  const propertyCount = db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM properties WHERE owner_id = ?");
+  const calendars = db.prepare<[string], CalendarRow>(`${CALENDAR_SELECT} WHERE p.owner_id = ? ORDER BY ${CALENDAR_ORDER}`);
+  const reservations = db.prepare<[string], ReservationDbRow>("SELECT * FROM reservations WHERE calendar_id = ?");
+  const insert = db.prepare(
+    `INSERT INTO reservations (id, calendar_id, uid, kind, status, start, "end", summary, details, raw, created_at, updated_at)
+     VALUES (@id, @calendarId, @uid, @kind, 'active', @start, @end, @summary, @details, @raw, @at, @at)`,
+  );
+  // The identity (calendar, uid) never changes; everything the feed says about it does.
+  const update = db.prepare(
+    `UPDATE reservations SET kind = @kind, status = 'active', start = @start, "end" = @end, summary = @summary,
+     details = @details, raw = @raw, updated_at = @at WHERE id = @id AND calendar_id = @calendarId`,
+  );
+  const cancel = db.prepare<[string, string, string]>(
+    `UPDATE reservations SET status = 'cancelled', updated_at = ? WHERE id = ? AND calendar_id = ? AND status = 'active'`,
+  );
+  const feedState = db.prepare(
+    `UPDATE calendars SET etag = @etag, last_modified = @lastModified, content_hash = @contentHash,
+     last_found = @lastFound, last_status = 'success', last_error_code = NULL, last_error_message = NULL,
+     last_synced_at = @at WHERE id = @calendarId`,
+  );
+  const failure = db.prepare<[string, string, string, string]>(
+    `UPDATE calendars SET last_status = 'failed', last_error_code = ?, last_error_message = ?, last_synced_at = ?
+     WHERE id = ?`,
+  );
+
+  // Both reads in one transaction, so the count and the calendars come from the same snapshot.
+  const readOwner = db.transaction((ownerId: string) => ({
+    propertiesChecked: propertyCount.get(ownerId)?.n ?? 0,
+    calendars: calendars.all(ownerId).map(toCalendarRecord),
+  }));
+
+  const apply = db.transaction(({ calendarId, inserts, updates, cancels, feed, syncedAt }: CalendarWrite) => {
+    const at = syncedAt.toISOString();
+    // A calendar removed while its feed was being fetched has nothing left to write to.
+    if (feedState.run({ calendarId, at, ...feed }).changes === 0) return;
+    for (const event of inserts) insert.run({ id: newId("rsv"), calendarId, at, ...eventParams(event) });
+    for (const { id, event } of updates) update.run({ id, calendarId, at, ...eventParams(event) });
+    for (const id of cancels) cancel.run(at, id, calendarId);
+  });
+
+  return {
+    async ownerCalendars(ownerId) {
+      return readOwner(ownerId);
+    },
+    async calendarReservations(calendarId) {
+      return reservations.all(calendarId).map(toStoredReservation);
+    },
+    async applyCalendarSync(write) {
+      apply(write);
+    },
+    async recordCalendarFailure({ calendarId, error, failedAt }) {
+      failure.run(error.code, error.message, failedAt.toISOString(), calendarId);
+    },
+  };
+}
+
+function eventParams(event: FeedEvent) {
+  return {
+    uid: event.uid,
+    kind: event.kind,
+    start: event.start,
+    end: event.end,
+    summary: event.summary,
+    details: JSON.stringify(event.details),
+    raw: JSON.stringify(event.raw),
+  };
+}
+
+function toCalendarRecord(row: CalendarRow): CalendarRecord {
+  return {
+    id: row.id,
+    propertyId: row.property_id,
+    propertyName: row.property_name,
+    source: row.source as CalendarSource,
+    url: row.url,
+    etag: row.etag,
+    lastModified: row.last_modified,
+    contentHash: row.content_hash,
+    lastFound: row.last_found,
+  };
+}
