@@ -50,7 +50,8 @@ export function expandOccurrences(event: VEvent, window: RecurrenceWindow): Occu
 
   const from = new Date(window.now.getTime() - PAST_DAYS * DAY_MS);
   const to = cappedEnd(event, from, new Date(window.now.getTime() + (window.horizonDays ?? 730) * DAY_MS));
-  return ical.expandRecurringEvent(event, { from, to }).map((instance) => {
+  const instances = ical.expandRecurringEvent(event, { from, to }).slice(0, MAX_OCCURRENCES);
+  return instances.map((instance) => {
     const original = instance.isOverride && isDate(instance.event.recurrenceid) ? instance.event.recurrenceid : instance.start;
     return { event: instance.event, start: instance.start, end: instance.end, allDay, recurrenceKey: keyOf(original) };
   });
