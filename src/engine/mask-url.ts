@@ -29,7 +29,9 @@ function maskQuery(query: string): string {
     .map((pair) => {
       if (pair === "") return pair;
       const eq = pair.indexOf("=");
-      return eq === -1 ? MASK : `${pair.slice(0, eq)}=${MASK}`;
+      // A bare item (`?nonTentative`) is a flag unless it looks like a token itself.
+      if (eq === -1) return isSecret(safeDecode(pair)) ? MASK : pair;
+      return `${pair.slice(0, eq)}=${MASK}`;
     })
     .join("&");
 }
@@ -37,11 +39,10 @@ function maskQuery(query: string): string {
 function maskSegment(segment: string): string {
   if (segment === "") return segment;
   const decoded = safeDecode(segment);
-  if (isSecret(decoded)) return MASK;
-  // Airbnb, Vrbo, Booking: `/<token>.ics` — mask the token, keep the extension readable.
+  // Vrbo and others: `/<token>.ics` — mask the token, keep the extension readable.
   const ext = /^(.*)(\.(?:ics|ical|ifb|vcs))$/i.exec(decoded);
   if (ext && isSecret(ext[1]!)) return `${MASK}${ext[2]}`;
-  return segment;
+  return isSecret(decoded) ? MASK : segment;
 }
 
 /** True for tokens: long mixed letters+digits, long hex, UUIDs, Google's `private-<hex>`. */
