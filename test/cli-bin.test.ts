@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isBuilt, runBin, tempDir } from "./helpers/cli.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { buildIcs, day } from "./helpers/ics.js";
 
 const tmp = tempDir();
 let feeds: FeedServer;
@@ -14,23 +15,9 @@ afterAll(async () => {
   tmp.remove();
 });
 
-function ymd(daysFromToday: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + daysFromToday);
-  return `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, "0")}${String(d.getDate()).padStart(2, "0")}`;
-}
-
 /** A feed with one upcoming three-night stay per UID, a week apart. */
 function ics(...uids: string[]): string {
-  const events = uids.flatMap((uid, i) => [
-    "BEGIN:VEVENT",
-    `UID:${uid}`,
-    `DTSTART;VALUE=DATE:${ymd(10 + i * 7)}`,
-    `DTEND;VALUE=DATE:${ymd(13 + i * 7)}`,
-    `SUMMARY:Reserved ${uid}`,
-    "END:VEVENT",
-  ]);
-  return ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calsync tests//EN", ...events, "END:VCALENDAR", ""].join("\r\n");
+  return buildIcs(uids.map((uid, i) => ({ uid, start: day(10 + i * 7), end: day(13 + i * 7), summary: `Reserved ${uid}` })));
 }
 
 /** Runs `calsync …argv --json` on `db`, expects exit `code`, and returns parsed stdout. */
@@ -126,8 +113,7 @@ describe("calsync as a child process", () => {
     expect(await json(db, ["reservations", "--property", property.id])).toEqual([
       {
         id: expect.any(String), propertyId: property.id, calendarId: calendar.id, source: "vrbo", uid: "v1",
-        kind: "booking", status: "active", start: `${ymd(10).slice(0, 4)}-${ymd(10).slice(4, 6)}-${ymd(10).slice(6)}`,
-        end: `${ymd(13).slice(0, 4)}-${ymd(13).slice(4, 6)}-${ymd(13).slice(6)}`, summary: "Reserved v1",
+        kind: "booking", status: "active", start: day(10), end: day(13), summary: "Reserved v1",
       },
     ]);
   });

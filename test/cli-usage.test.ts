@@ -109,6 +109,7 @@ describe("calsync help", () => {
     for (const command of ["sync", "serve", "owner", "token", "property", "calendar", "reservations", "demo"]) {
       expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, "m"));
     }
+    expect(result.stdout).toContain("calsync sync --local");
   });
 
   it("groups sync's flags by mode and documents the exit codes", async () => {
@@ -117,7 +118,7 @@ describe("calsync help", () => {
     expect(result.stdout).toContain("Local sync (with --local):");
     expect(result.stdout).toContain("Remote sync (without --local):");
     expect(result.stdout).toMatch(/--dry-run/);
-    expect(result.stdout).toMatch(/Exit codes: 0 all calendars ok, 3 some failed/);
+    expect(result.stdout).toMatch(/Exit codes: 0 all calendars ok, 3 some failed, 4 authentication failed,/);
   });
 
   it("documents --json and --db on every data command", async () => {

@@ -13,12 +13,23 @@ import { tokenCommand } from "./commands/token.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
+const GETTING_STARTED = `
+First sync, on this machine:
+  calsync owner add "Ann Smith"
+  calsync property add "Sea View Loft"
+  calsync calendar add --property prp_… --url https://www.airbnb.com/calendar/ical/….ics
+  calsync sync --local
+
+Environment: CALSYNC_DB (database file), CALSYNC_API_KEY and CALSYNC_BASE_URL (remote sync),
+CALSYNC_ALLOW_PRIVATE_NETWORKS=1 (let feeds reach private addresses).`;
+
 /** Builds the whole program for one run; commands write through `context`. */
 export function buildProgram(context: CliContext): Command {
   const program = new Command("calsync")
     .description("Keep rental booking calendars (Airbnb, Booking.com, Vrbo, …) in sync")
     .version(version)
-    .showSuggestionAfterError();
+    .showSuggestionAfterError()
+    .addHelpText("after", GETTING_STARTED);
   const commands = [
     syncCommand(context),
     serveCommand(context),

@@ -20,7 +20,7 @@ export function createProgressLine(stream: OutputStream): ProgressLine {
   let shown = false;
   const show = (text: string) => {
     // A line longer than the terminal wraps, and `\r` would then only rewrite its last part.
-    const columns = (stream as { columns?: number }).columns ?? 80;
+    const columns = (stream as { columns?: number }).columns || 80;
     stream.write(CLEAR_LINE + (text.length >= columns ? `${text.slice(0, columns - 2)}…` : text));
     shown = true;
   };

@@ -17,7 +17,7 @@ export function syncCommand(context: CliContext) {
     .description("Synchronise every calendar of an owner: on a calsync server, or here with --local")
     .option("--local", "run the sync engine on the local database instead of calling a server")
     .addOption(jsonOption())
-    .addOption(timeoutOption("deadline in ms: of each feed fetch with --local (default 20000), else of the request"))
+    .addOption(timeoutOption("milliseconds to wait: for each feed with --local (default 20000), else for the server"))
     .optionsGroup("Local sync (with --local):")
     .addOption(dbOption())
     .addOption(ownerOption())
@@ -29,8 +29,16 @@ export function syncCommand(context: CliContext) {
     .option("--api-key <key>", "API token (default: $CALSYNC_API_KEY)")
     .addHelpText(
       "after",
-      "\nExit codes: 0 all calendars ok, 3 some failed, 4 authentication, 5 network or server error, 2 usage, 1 other.\n" +
-        "Examples:\n  calsync sync --local\n  calsync sync --local --dry-run --json\n  CALSYNC_API_KEY=cs_… calsync sync --base-url https://calsync.example.com",
+      [
+        "",
+        "Exit codes: 0 all calendars ok, 3 some failed, 4 authentication failed,",
+        "            5 network or server error, 2 usage error, 1 anything else.",
+        "",
+        "Examples:",
+        "  calsync sync --local",
+        "  calsync sync --local --dry-run --json",
+        "  CALSYNC_API_KEY=cs_… calsync sync --base-url https://calsync.example.com",
+      ].join("\n"),
     )
     .action(async (options) => {
       for (const [key, flag] of Object.entries(options.local ? REMOTE_ONLY : LOCAL_ONLY)) {
