@@ -1,7 +1,5 @@
 // `calsync serve`: flag checks in-process, and the built CLI as a child process for listening, signals and shutdown.
 import { spawn, type ChildProcess } from "node:child_process";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,32 +7,20 @@ import { generateToken } from "../src/server/tokens.js";
 import { openStore } from "../src/store/index.js";
 import type { SyncResponse } from "../src/types.js";
 import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
+import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { buildIcs, day } from "./helpers/ics.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tmp = tempDir();
 const children: ChildProcess[] = [];
 
+let feeds: FeedServer;
 // A feed that answers only when the test says so, to catch the server mid-sync.
 let release: () => void = () => {};
 let arrived: () => void = () => {};
 const feedArrived = new Promise<void>((resolve) => (arrived = resolve));
-const feedServer = http.createServer((req, res) => {
-  arrived();
-  new Promise<void>((resolve) => (release = resolve)).then(() => res.writeHead(200, { "content-type": "text/calendar" }).end(feedBody()));
-});
-
-function ymd(daysFromToday: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + daysFromToday);
-  return `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, "0")}${String(d.getDate()).padStart(2, "0")}`;
-}
-
-function feedBody(): string {
-  const events = [0, 1, 2, 3].map((i) =>
-    ["BEGIN:VEVENT", `UID:stay-${i}`, `DTSTART;VALUE=DATE:${ymd(5 + i * 7)}`, `DTEND;VALUE=DATE:${ymd(8 + i * 7)}`, "SUMMARY:Reserved", "END:VEVENT"].join("\r\n"),
-  );
-  return ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calsync tests//EN", ...events, "END:VCALENDAR", ""].join("\r\n");
-}
+const released = new Promise<void>((resolve) => (release = resolve));
+const stays = buildIcs([0, 1, 2, 3].map((i) => ({ uid: `stay-${i}`, start: day(5 + i * 7), end: day(8 + i * 7), summary: "Reserved" })));
 
 /** Starts `calsync serve …`; `firstOutput` resolves with stdout once `printed` says the URL is there. */
 function startServe(args: string[], env: Record<string, string> = {}, printed = (stdout: string) => stdout.includes("\n")) {
@@ -58,14 +44,13 @@ function startServe(args: string[], env: Record<string, string> = {}, printed = 
 
 beforeAll(async () => {
   if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  await new Promise<void>((resolve) => feedServer.listen(0, "127.0.0.1", resolve));
+  feeds = await startFeedServer();
 });
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
   release();
-  feedServer.closeAllConnections();
-  await new Promise((resolve) => feedServer.close(resolve));
+  await feeds.close();
   tmp.remove();
 });
 
@@ -128,15 +113,18 @@ describe("calsync serve as a process", () => {
     const store = openStore(db);
     const owner = store.createOwner("Ann");
     const property = store.createProperty(owner.id, "Loft");
-    const port = (feedServer.address() as AddressInfo).port;
-    store.createCalendar({ propertyId: property.id, source: "airbnb", url: `http://127.0.0.1:${port}/slow.ics` });
+    const url = feeds.url("/slow.ics", (_req, res) => {
+      arrived();
+      void released.then(() => res.writeHead(200, { "content-type": "text/calendar" }).end(stays));
+    });
+    store.createCalendar({ propertyId: property.id, source: "airbnb", url });
     const token = generateToken();
     store.createToken({ ownerId: owner.id, name: "t", prefix: token.prefix, hash: token.hash, expiresAt: null });
     store.close();
 
     const serve = startServe(["--db", db, "--port", "0"], { CALSYNC_ALLOW_PRIVATE_NETWORKS: "1" });
-    const url = (await serve.firstOutput).trim();
-    const answer = fetch(`${url}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": token.token } });
+    const base = (await serve.firstOutput).trim();
+    const answer = fetch(`${base}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": token.token } });
     await feedArrived;
     serve.child.kill("SIGTERM");
     // Give the signal time to land while the feed is still held, so the shutdown really waits for the sync.

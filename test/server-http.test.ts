@@ -1,7 +1,6 @@
 // The API over real HTTP on loopback (startServer, port 0) against a loopback feed server:
 // 200/207 bodies, owner isolation, single flight, parallel owners, graceful close, the schedule.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,20 +10,27 @@ import { generateToken } from "../src/server/tokens.js";
 import { openStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
 import type { CalendarSource, SyncResponse } from "../src/types.js";
+import { startFeedServer, type FeedServer, type RouteHandler, type RouteSpec } from "./helpers/feed-server.js";
+import { buildIcs, day } from "./helpers/ics.js";
 
-// ---- a loopback feed server whose routes can answer, fail, or hold their answer until released ----
-
-/** Holds answers until `open()`; counts who arrived. */
+/** A feed route that holds its answer until `open()`, counting who arrived. */
 class Gate {
   arrived = 0;
   #open = false;
-  #waiting: Array<() => void> = [];
+  #held: Array<() => void> = [];
   #arrivals: Array<{ count: number; resolve: () => void }> = [];
-  async pass(): Promise<void> {
-    this.arrived++;
-    this.#arrivals = this.#arrivals.filter((a) => (this.arrived >= a.count ? (a.resolve(), false) : true));
-    if (!this.#open) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+
+  /** Serves `body` once the gate is open. */
+  serve(body: string): RouteHandler {
+    return (_req, res: ServerResponse) => {
+      this.arrived++;
+      this.#arrivals = this.#arrivals.filter((a) => (this.arrived >= a.count ? (a.resolve(), false) : true));
+      const answer = () => res.writeHead(200, { "content-type": "text/calendar" }).end(body);
+      if (this.#open) answer();
+      else this.#held.push(answer);
+    };
   }
+
   /** Resolves true once `count` requests arrived, false if `ms` passed first. */
   arrivals(count: number, ms = 5000): Promise<boolean> {
     if (this.arrived >= count) return Promise.resolve(true);
@@ -33,56 +39,24 @@ class Gate {
       this.#arrivals.push({ count, resolve: () => (clearTimeout(timer), resolve(true)) });
     });
   }
+
   open(): void {
     this.#open = true;
-    for (const resolve of this.#waiting.splice(0)) resolve();
+    for (const answer of this.#held.splice(0)) answer();
   }
 }
 
-interface Route {
-  status?: number;
-  body?: string;
-  gate?: Gate;
-}
+let feeds: FeedServer;
+let feedCount = 0;
 
-const routes = new Map<string, Route>();
-const hits = new Map<string, number>();
-let feedBase = "";
-const feedServer = http.createServer(async (req, res) => {
-  const pathname = new URL(req.url ?? "/", "http://x").pathname;
-  hits.set(pathname, (hits.get(pathname) ?? 0) + 1);
-  const route = routes.get(pathname);
-  if (!route) return void res.writeHead(404).end("not found");
-  await route.gate?.pass();
-  res.writeHead(route.status ?? 200, { "content-type": "text/calendar" }).end(route.body ?? "");
-});
-
-/** Serves `body` (or a status) at a fresh path holding a secret, and returns the feed URL. */
-function feed(route: Route): string {
-  const pathname = `/feeds/${routes.size}/s3cr3t-${Math.random().toString(36).slice(2)}.ics`;
-  routes.set(pathname, route);
-  return `${feedBase}${pathname}?token=s3cr3t-query`;
-}
-
-function ymd(daysFromToday: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + daysFromToday);
-  return `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, "0")}${String(d.getDate()).padStart(2, "0")}`;
+/** Serves a route at a fresh path holding secrets (path and query), and returns its URL. */
+function feed(spec: RouteSpec | RouteHandler): string {
+  return `${feeds.url(`/feeds/${++feedCount}/s3cr3t-path.ics`, spec)}?token=s3cr3t-query`;
 }
 
 /** An iCalendar feed with one upcoming stay per UID, a week apart. */
 function ics(...uids: string[]): string {
-  const events = uids.map((uid, i) =>
-    [
-      "BEGIN:VEVENT",
-      `UID:${uid}`,
-      `DTSTART;VALUE=DATE:${ymd(10 + i * 7)}`,
-      `DTEND;VALUE=DATE:${ymd(13 + i * 7)}`,
-      "SUMMARY:Reserved",
-      "END:VEVENT",
-    ].join("\r\n"),
-  );
-  return ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calsync tests//EN", ...events, "END:VCALENDAR", ""].join("\r\n");
+  return buildIcs(uids.map((uid, i) => ({ uid, start: day(10 + i * 7), end: day(13 + i * 7), summary: "Reserved" })));
 }
 
 // ---- database set-up through the store ----
@@ -141,8 +115,7 @@ async function until(condition: () => boolean, ms = 10_000): Promise<void> {
 }
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => feedServer.listen(0, "127.0.0.1", resolve));
-  feedBase = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}`;
+  feeds = await startFeedServer();
 });
 
 afterEach(async () => {
@@ -151,8 +124,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   for (const store of stores) store.close();
-  feedServer.closeAllConnections();
-  await new Promise((resolve) => feedServer.close(resolve));
+  await feeds.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -280,6 +252,7 @@ describe("POST /api/v1/calendars/sync over HTTP", () => {
       expect([res.status, await res.json()]).toEqual([status, { ok: false, error: { code, message: expect.any(String) } }]);
       expect(res.headers.get("content-type")).toBe("application/json");
       expect(res.headers.get("x-request-id")).toBeTruthy();
+      expect(res.statusText).not.toBe("");
       if (status === 401) expect(res.headers.get("www-authenticate")).toBe("ApiKey");
       if (status === 405) expect(res.headers.get("allow")).toBe("POST");
     }
@@ -309,7 +282,7 @@ describe("concurrency", () => {
   it("lets a second request of the same owner join the running sync: same body, one run", async () => {
     const store = newStore();
     const gate = new Gate();
-    const ann = ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed({ body: ics("a1", "a2"), gate }) }] });
+    const ann = ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed(gate.serve(ics("a1", "a2"))) }] });
     const second = generateToken();
     const secondId = store.createToken({ ownerId: ann.ownerId, name: "two", prefix: second.prefix, hash: second.hash, expiresAt: null }).id;
     const server = await serve(store);
@@ -333,8 +306,8 @@ describe("concurrency", () => {
   it("runs different owners at the same time", async () => {
     const store = newStore();
     const gate = new Gate();
-    const ann = ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed({ body: ics("a1"), gate }) }] });
-    const bob = ownerWith(store, "Bob", { Barn: [{ source: "vrbo", url: feed({ body: ics("b1"), gate }) }] });
+    const ann = ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed(gate.serve(ics("a1"))) }] });
+    const bob = ownerWith(store, "Bob", { Barn: [{ source: "vrbo", url: feed(gate.serve(ics("b1"))) }] });
     const server = await serve(store);
     const answers = Promise.all([post(server, ann.token), post(server, bob.token)]);
     // Both feeds are asked for while neither has answered: the two runs overlap.
@@ -362,7 +335,7 @@ describe("startServer", () => {
   it("finishes a running sync before closing, and stops taking new connections at once", async () => {
     const store = newStore();
     const gate = new Gate();
-    const ann = ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed({ body: ics("a1", "a2", "a3"), gate }) }] });
+    const ann = ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed(gate.serve(ics("a1", "a2", "a3"))) }] });
     const server = await serve(store);
     const running = post(server, ann.token);
     expect(await gate.arrivals(1)).toBe(true);
@@ -379,7 +352,7 @@ describe("startServer", () => {
     const dbPath = path.join(dir, "grace.db");
     const setup = openStore(dbPath);
     const gate = new Gate();
-    const ann = ownerWith(setup, "Ann", { Loft: [{ source: "airbnb", url: feed({ body: ics("a1", "a2", "a3"), gate }) }] });
+    const ann = ownerWith(setup, "Ann", { Loft: [{ source: "airbnb", url: feed(gate.serve(ics("a1", "a2", "a3"))) }] });
     setup.close();
     const server = await startServer({ dbPath, port: 0, allowPrivateNetworks: true, log: () => {} });
     const running = post(server, ann.token).then(

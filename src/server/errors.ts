@@ -12,6 +12,16 @@ const MESSAGES: Record<ApiErrorCode, string> = {
   internal_error: "unexpected server error",
 };
 
+// Reason phrases for the statuses the API answers with; without one, Node sends an empty phrase.
+const REASONS: Record<number, string> = {
+  200: "OK",
+  207: "Multi-Status",
+  401: "Unauthorized",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  500: "Internal Server Error",
+};
+
 /** The error body of CONTRACT §2 for `code`. */
 export function errorBody(code: ApiErrorCode, message = MESSAGES[code]): ErrorBody {
   return { ok: false, error: { code, message } };
@@ -26,6 +36,7 @@ export function jsonResponse(
 ): Response {
   return new Response(JSON.stringify(body), {
     status,
+    statusText: REASONS[status] ?? "",
     headers: { "content-type": "application/json", "x-request-id": requestId, ...headers },
   });
 }
