@@ -1,0 +1,103 @@
+// All-day dates must come out exactly as written whatever the machine's time zone. The zone of a
+// running process cannot be changed reliably, so each zone gets its own child process running the
+// built parser. Pacific/Kiritimati (UTC+14) and Pacific/Pago_Pago (UTC−11) are 25 hours apart.
+import { execFileSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const built = `${root}dist/engine/parse-feed.js`;
+const sources = ["parse-feed", "channels", "recurrence", "local-date", "model"].map((name) => `${root}src/engine/${name}.ts`);
+
+const FEED = [
+  "BEGIN:VCALENDAR",
+  "VERSION:2.0",
+  "PRODID:-//Airbnb Inc//Hosting Calendar 0.8.8//EN",
+  "BEGIN:VEVENT",
+  "UID:new-year@airbnb.com",
+  "DTSTART;VALUE=DATE:20311231",
+  "DTEND;VALUE=DATE:20320102",
+  "SUMMARY:Reserved",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  "UID:one-night@airbnb.com",
+  "DTSTART;VALUE=DATE:20310301",
+  "SUMMARY:Airbnb (Not available)",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  // the night the clocks change in Europe and the US
+  "UID:dst@airbnb.com",
+  "DTSTART;VALUE=DATE:20310329",
+  "DTEND;VALUE=DATE:20310331",
+  "SUMMARY:Reserved",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  "UID:weekly@airbnb.com",
+  "DTSTART;VALUE=DATE:20310104",
+  "DTEND;VALUE=DATE:20310105",
+  "RRULE:FREQ=WEEKLY;COUNT=3",
+  "SUMMARY:Airbnb (Not available)",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  "UID:paris@airbnb.com",
+  "DTSTART;TZID=Europe/Paris:20310715T150000",
+  "DTEND;TZID=Europe/Paris:20310720T110000",
+  "SUMMARY:Reserved",
+  "END:VEVENT",
+  "END:VCALENDAR",
+].join("\r\n");
+
+const EXPECTED = [
+  ["new-year@airbnb.com", "2031-12-31", "2032-01-02"],
+  ["one-night@airbnb.com", "2031-03-01", "2031-03-02"],
+  ["dst@airbnb.com", "2031-03-29", "2031-03-31"],
+  ["weekly@airbnb.com#2031-01-04", "2031-01-04", "2031-01-05"],
+  ["weekly@airbnb.com#2031-01-11", "2031-01-11", "2031-01-12"],
+  ["weekly@airbnb.com#2031-01-18", "2031-01-18", "2031-01-19"],
+  // 15:00 and 11:00 in Paris in July (UTC+2)
+  ["paris@airbnb.com", "2031-07-15T13:00:00.000Z", "2031-07-20T09:00:00.000Z"],
+];
+
+/** Parses FEED in a child process whose TZ is `zone`; returns [uid, start, end] per event. */
+function parseIn(zone: string): string[][] {
+  const script = `
+    const { parseFeed } = await import(${JSON.stringify(built)});
+    const result = parseFeed(${JSON.stringify(FEED)}, { source: "airbnb", now: new Date(2031, 0, 1) });
+    if (!result.ok) throw new Error(result.error.message);
+    process.stdout.write(JSON.stringify({
+      offset: new Date(2031, 0, 1).getTimezoneOffset(),
+      events: result.events.map((e) => [e.uid, e.start, e.end]),
+    }));
+  `;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+    env: { ...process.env, TZ: zone },
+    encoding: "utf8",
+  });
+  const parsed = JSON.parse(out) as { offset: number; events: string[][] };
+  // Prove the child really ran in that zone (Kiritimati −840 minutes, Pago Pago +660).
+  expect(parsed.offset).toBe(zone === "Pacific/Kiritimati" ? -840 : zone === "Pacific/Pago_Pago" ? 660 : parsed.offset);
+  return parsed.events;
+}
+
+beforeAll(() => {
+  const newest = Math.max(...sources.map((file) => statSync(file).mtimeMs));
+  if (!existsSync(built) || statSync(built).mtimeMs < newest) {
+    try {
+      execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", `${root}tsconfig.build.json`], { stdio: "ignore" });
+    } catch {
+      // tsc still emits when another part of the tree has type errors; the check below decides.
+    }
+  }
+  if (!existsSync(built) || statSync(built).mtimeMs < newest) throw new Error(`could not build ${built}`);
+}, 120_000);
+
+describe("all-day dates in any time zone", () => {
+  it.each(["Pacific/Kiritimati", "Pacific/Pago_Pago", "UTC"])("are read as written under TZ=%s", (zone) => {
+    expect(parseIn(zone)).toEqual(EXPECTED);
+  });
+
+  it("are identical in zones 25 hours apart", () => {
+    expect(parseIn("Pacific/Kiritimati")).toEqual(parseIn("Pacific/Pago_Pago"));
+  });
+});
