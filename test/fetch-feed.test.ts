@@ -71,6 +71,11 @@ describe("fetchFeed: answers", () => {
     expect(await fetchFeed(feeds.url("/gz.ics", { body: ICS, gzip: true }), loopback)).toMatchObject({ kind: "ok", body: ICS });
   });
 
+  it("waits for a slow feed that answers within the deadline", async () => {
+    const result = await fetchFeed(feeds.url("/slow.ics", { body: ICS, delayMs: 200 }), { ...loopback, timeoutMs: 10_000 });
+    expect(result).toMatchObject({ kind: "ok", body: ICS });
+  });
+
   it("strips a byte-order mark", async () => {
     const result = await fetchFeed(feeds.url("/bom.ics", { body: `\uFEFF${ICS}` }), loopback);
     expect(result).toMatchObject({ kind: "ok", body: ICS });
