@@ -124,13 +124,13 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource): FeedEvent 
 }
 
 function rawOf(event: Partial<VEvent>): Record<string, string> {
-  const raw: Record<string, string> = Object.create(null);
+  const raw: Record<string, string> = {};
   for (const [name, field] of Object.entries(RAW_FIELDS)) {
     const value: unknown = event[field];
     if (value === undefined || value === null) continue;
     raw[name] = value instanceof Date ? (isValidDate(value) ? value.toISOString() : "") : text(value);
   }
-  return { ...raw };
+  return raw;
 }
 
 /** A property's text: node-ical gives `{ val, params }` when the property had parameters. */
