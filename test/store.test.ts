@@ -1,191 +1,487 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, rmSync } from "node:fs";
+import { buildSync } from "esbuild";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FeedEvent } from "../src/engine/model.js";
+import type { CalendarWrite, FeedEvent } from "../src/engine/model.js";
 import { defaultDatabasePath, openStore, resolveDatabasePath, SCHEMA_VERSION } from "../src/store/index.js";
+import { migrate } from "../src/store/migrations.js";
 import type { Store } from "../src/store/types.js";
+
+/** `YYYY-MM-DD`, `days` from today, so fixtures never go stale. */
+const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 const event = (uid: string, start: string, end: string, summary = "Reserved"): FeedEvent => ({
   uid, kind: "booking", start, end, summary, cancelled: false, details: {}, raw: { UID: uid },
 });
+const feed = (etag: string | null, lastFound: number) => ({ etag, lastModified: null, contentHash: `h-${etag}`, lastFound });
+const write = (calendarId: string, parts: Partial<CalendarWrite>): CalendarWrite => ({
+  calendarId, inserts: [], updates: [], cancels: [], feed: feed(null, 0), syncedAt: new Date(), ...parts,
+});
 
 let dir: string;
 let stores: Store[];
+let raws: Database.Database[];
 const open = (name = "calsync.db") => {
   const store = openStore(join(dir, name));
   stores.push(store);
   return store;
 };
+/** A second, plain connection to look at what the store left on disk. */
+const raw = (path: string) => {
+  const db = new Database(path);
+  raws.push(db);
+  return db;
+};
+/** An owner with one property and one calendar, the usual starting point. */
+const loft = (store: Store) => {
+  const owner = store.createOwner("Ana");
+  const property = store.createProperty(owner.id, "Loft");
+  const calendar = store.createCalendar({ propertyId: property.id, url: "https://a.example/1.ics", source: "airbnb" });
+  return { owner, property, calendar };
+};
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "calsync-store-"));
+  dir = mkdtempSync(join(tmpdir(), "calsync-"));
   stores = [];
+  raws = [];
 });
 afterEach(() => {
+  for (const db of raws) db.close();
   for (const store of stores) store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("openStore", () => {
+describe("opening a database", () => {
   it("creates the file, its directories and the schema, in WAL mode", () => {
     const store = openStore(join(dir, "nested", "deeper", "calsync.db"));
     stores.push(store);
-    const db = new Database(store.path, { readonly: true });
+    const db = raw(store.path);
     expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-    db.close();
+    expect(store.ping()).toBe(true);
   });
 
-  it("keeps data and schema version across re-opening", () => {
+  it("keeps data and schema version when opened again", () => {
     const first = open();
     const owner = first.createOwner("Ana");
     first.close();
     const second = open();
     expect(second.listOwners()).toEqual([owner]);
+    expect(raw(second.path).pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
   });
 
-  it("refuses a database written by a newer calsync with a clear message", () => {
+  it("upgrades a file of an older version on open", () => {
+    const path = join(dir, "old.db");
+    const old = new Database(path);
+    old.exec("CREATE TABLE notes (text TEXT)"); // a file that exists but has never seen calsync's schema
+    expect(old.pragma("user_version", { simple: true })).toBe(0);
+    old.close();
+
+    const store = open("old.db");
+    expect(store.createOwner("Ana").name).toBe("Ana");
+    expect(raw(path).pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+  });
+
+  it("runs only the steps a file has not run yet, each in its own transaction", () => {
+    const db = raw(join(dir, "steps.db"));
+    const steps = ["CREATE TABLE a (x)", "CREATE TABLE b (x)", "CREATE TABLE c (x); SELECT no_such_function()"];
+    migrate(db, steps.slice(0, 1));
+    migrate(db, steps.slice(0, 2)); // would fail on "table a already exists" if step 1 ran again
+    expect(db.pragma("user_version", { simple: true })).toBe(2);
+
+    expect(() => migrate(db, steps)).toThrow(/no_such_function/);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+    expect(tables).toEqual(["a", "b"]);
+    expect(db.pragma("user_version", { simple: true })).toBe(2);
+  });
+
+  it("refuses a database written by a newer calsync with a clear message, leaving it as it was", () => {
     const path = join(dir, "future.db");
     const db = new Database(path);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
-    expect(() => openStore(path)).toThrow(/newer than this calsync understands/);
+    expect(() => openStore(path)).toThrow(
+      `database schema version ${SCHEMA_VERSION + 1} is newer than this calsync understands (${SCHEMA_VERSION}): upgrade calsync`,
+    );
+    const after = raw(path);
+    expect(after.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION + 1);
+    expect(after.prepare("SELECT COUNT(*) FROM sqlite_master").pluck().get()).toBe(0);
+  });
+
+  it("lets several processes open a new file at the same time (serve and a CLI command)", async () => {
+    // The store bundled to plain JS, since child processes of Node 20 cannot run TypeScript.
+    buildSync({
+      entryPoints: [resolve("src/store/index.ts")], bundle: true, platform: "node", format: "esm",
+      external: ["better-sqlite3"], outfile: join(dir, "store.mjs"), logLevel: "silent",
+    });
+    symlinkSync(resolve("node_modules"), join(dir, "node_modules"), "junction");
+    writeFileSync(join(dir, "open.mjs"), `import { openStore } from "./store.mjs";
+      const store = openStore(process.argv[2]); store.createOwner("x"); store.close();`);
+    const run = (path: string) =>
+      new Promise<{ code: number | null; stderr: string }>((done) => {
+        const child = spawn(process.execPath, [join(dir, "open.mjs"), path], { stdio: ["ignore", "ignore", "pipe"] });
+        let stderr = "";
+        child.stderr.on("data", (chunk) => (stderr += chunk));
+        child.on("close", (code) => done({ code, stderr }));
+      });
+
+    for (let round = 0; round < 6; round++) {
+      const path = join(dir, `race-${round}`, "calsync.db");
+      const outcomes = await Promise.all(Array.from({ length: 6 }, () => run(path)));
+      expect(outcomes.filter((o) => o.code !== 0).map((o) => o.stderr)).toEqual([]);
+      expect(open(join(`race-${round}`, "calsync.db")).listOwners()).toHaveLength(6);
+    }
+  }, 30_000);
+
+  it("works in memory", async () => {
+    const store = openStore(":memory:");
+    stores.push(store);
+    const { owner } = loft(store);
+    expect((await store.ownerCalendars(owner.id)).calendars).toHaveLength(1);
+  });
+
+  it("answers ping until closed", () => {
+    const store = open();
+    expect(store.ping()).toBe(true);
+    store.close();
+    expect(store.ping()).toBe(false);
+    store.close(); // closing twice is harmless
   });
 });
 
-describe("sync port", () => {
-  it("orders calendars by property name, then creation, and counts properties without calendars", async () => {
+describe("the engine's port", () => {
+  it("orders calendars by property name, then property creation, then calendar creation", async () => {
     const store = open();
     const owner = store.createOwner("Ana");
     const zebra = store.createProperty(owner.id, "Zebra House");
+    const beach1 = store.createProperty(owner.id, "beach hut");
     const alpha = store.createProperty(owner.id, "Alpha Flat");
+    const beach2 = store.createProperty(owner.id, "beach hut"); // same name: creation decides, every time
     store.createProperty(owner.id, "Empty Cabin");
-    const z1 = store.createCalendar({ propertyId: zebra.id, url: "https://a.example/1.ics", source: "airbnb" });
-    const a1 = store.createCalendar({ propertyId: alpha.id, url: "https://a.example/2.ics", source: "vrbo" });
-    const a2 = store.createCalendar({ propertyId: alpha.id, url: "https://a.example/3.ics", source: "booking" });
+    const cal = (propertyId: string, n: number) =>
+      store.createCalendar({ propertyId, url: `https://a.example/${n}.ics`, source: "other" }).id;
+    const z1 = cal(zebra.id, 1);
+    const b2 = cal(beach2.id, 2);
+    const a1 = cal(alpha.id, 3);
+    const b1 = cal(beach1.id, 4);
+    const a2 = cal(alpha.id, 5);
     const other = store.createOwner("Ben");
-    store.createProperty(other.id, "Ben's");
+    cal(store.createProperty(other.id, "Aardvark").id, 6);
 
     const { propertiesChecked, calendars } = await store.ownerCalendars(owner.id);
-    expect(propertiesChecked).toBe(3);
-    expect(calendars.map((c) => c.id)).toEqual([a1.id, a2.id, z1.id]);
-    expect(calendars[0]).toMatchObject({ propertyName: "Alpha Flat", source: "vrbo", lastFound: 0, etag: null });
+    expect(propertiesChecked).toBe(5);
+    expect(calendars.map((c) => c.id)).toEqual([a1, a2, b1, b2, z1]);
+    expect(calendars[0]).toMatchObject({ propertyName: "Alpha Flat", propertyId: alpha.id, lastFound: 0, etag: null });
+    expect(store.listCalendars({ ownerId: owner.id }).map((c) => c.id)).toEqual([a1, a2, b1, b2, z1]);
+    expect(store.listProperties(owner.id).map((p) => p.name)).toEqual([
+      "Alpha Flat", "beach hut", "beach hut", "Empty Cabin", "Zebra House",
+    ]);
+  });
+
+  it("counts an owner's properties even when none has a calendar", async () => {
+    const store = open();
+    const owner = store.createOwner("Ana");
+    expect(await store.ownerCalendars(owner.id)).toEqual({ propertiesChecked: 0, calendars: [] });
+    store.createProperty(owner.id, "Loft");
+    expect(await store.ownerCalendars(owner.id)).toEqual({ propertiesChecked: 1, calendars: [] });
   });
 
   it("writes a calendar's inserts, updates, cancels and feed state together", async () => {
     const store = open();
-    const owner = store.createOwner("Ana");
-    const property = store.createProperty(owner.id, "Loft");
-    const calendar = store.createCalendar({ propertyId: property.id, url: "https://a.example/1.ics", source: "airbnb" });
-    const feed = { etag: '"v1"', lastModified: null, contentHash: "h1", lastFound: 2 };
-    await store.applyCalendarSync({
-      calendarId: calendar.id,
-      inserts: [event("a", "2031-01-01", "2031-01-05"), event("b", "2031-02-01", "2031-02-03")],
-      updates: [], cancels: [], feed, syncedAt: new Date(),
-    });
-    const [a, b] = await store.calendarReservations(calendar.id).then((rows) => rows.sort((x, y) => x.uid.localeCompare(y.uid)));
-    await store.applyCalendarSync({
-      calendarId: calendar.id,
-      inserts: [],
-      updates: [{ id: a!.id, event: event("a", "2031-01-02", "2031-01-05") }],
-      cancels: [b!.id],
-      feed: { ...feed, etag: '"v2"', lastFound: 1 },
-      syncedAt: new Date(),
-    });
+    const { owner, property, calendar } = loft(store);
+    await store.applyCalendarSync(write(calendar.id, {
+      inserts: [event("a", day(10), day(14)), event("b", day(20), day(22)), event("c", day(30), day(31))],
+      feed: feed('"v1"', 3),
+    }));
+    const byUid = new Map((await store.calendarReservations(calendar.id)).map((r) => [r.uid, r]));
+    expect([...byUid.values()].every((r) => r.status === "active" && r.id.startsWith("rsv_"))).toBe(true);
+    await store.applyCalendarSync(write(calendar.id, { cancels: [byUid.get("c")!.id] }));
+
+    const moved = { ...event("a", day(11), day(14), "Jo"), kind: "block" as const, details: { guestName: "Jo" } };
+    await store.applyCalendarSync(write(calendar.id, {
+      inserts: [event("d", day(40), day(41))],
+      updates: [{ id: byUid.get("a")!.id, event: moved }, { id: byUid.get("c")!.id, event: event("c", day(30), day(31)) }],
+      cancels: [byUid.get("b")!.id],
+      feed: feed('"v2"', 3),
+    }));
+
     const rows = store.listReservations({ propertyId: property.id });
-    expect(rows.map((r) => [r.uid, r.status, r.start])).toEqual([
-      ["a", "active", "2031-01-02"],
-      ["b", "cancelled", "2031-02-01"],
+    expect(rows.map((r) => [r.uid, r.status, r.kind, r.start, r.summary])).toEqual([
+      ["a", "active", "block", day(11), "Jo"],
+      ["b", "cancelled", "booking", day(20), "Reserved"],
+      ["c", "active", "booking", day(30), "Reserved"], // back from cancelled, same row
+      ["d", "active", "booking", day(40), "Reserved"],
     ]);
-    expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({ etag: '"v2"', lastFound: 1 });
+    expect(rows[0]).toMatchObject({ id: byUid.get("a")!.id, details: { guestName: "Jo" }, source: "airbnb" });
+    expect(rows[2]!.id).toBe(byUid.get("c")!.id);
+    expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({
+      etag: '"v2"', contentHash: 'h-"v2"', lastFound: 3,
+    });
+    expect(store.getCalendar(calendar.id)).toMatchObject({ lastStatus: "success", lastErrorCode: null });
   });
 
   it("writes nothing of a calendar when any part of its write fails", async () => {
     const store = open();
-    const owner = store.createOwner("Ana");
-    const property = store.createProperty(owner.id, "Loft");
-    const calendar = store.createCalendar({ propertyId: property.id, url: "https://a.example/1.ics", source: "airbnb" });
-    const feed = { etag: '"v1"', lastModified: null, contentHash: "h1", lastFound: 1 };
-    await store.applyCalendarSync({
-      calendarId: calendar.id, inserts: [event("a", "2031-01-01", "2031-01-05")], updates: [], cancels: [], feed,
-      syncedAt: new Date(),
-    });
+    const { owner, calendar } = loft(store);
+    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], feed: feed('"v1"', 1) }));
     const before = store.listReservations();
-    // The second insert repeats an identity: UNIQUE(calendar_id, uid) fails after the first insert ran.
-    await expect(
-      store.applyCalendarSync({
-        calendarId: calendar.id,
-        inserts: [event("c", "2031-03-01", "2031-03-02"), event("a", "2031-04-01", "2031-04-02")],
-        updates: [], cancels: [before[0]!.id], feed: { ...feed, etag: '"v2"' }, syncedAt: new Date(),
-      }),
-    ).rejects.toThrow(/UNIQUE/);
+    const calendarBefore = store.getCalendar(calendar.id);
+
+    // The third insert repeats an identity: UNIQUE(calendar_id, uid) fails after the others already ran.
+    await expect(store.applyCalendarSync(write(calendar.id, {
+      inserts: [event("c", day(30), day(31)), event("d", day(40), day(41)), event("a", day(50), day(51))],
+      updates: [{ id: before[0]!.id, event: event("a", day(12), day(14)) }],
+      cancels: [before[0]!.id],
+      feed: feed('"v2"', 3),
+    }))).rejects.toThrow(/UNIQUE/);
+
     expect(store.listReservations()).toEqual(before);
-    expect((await store.ownerCalendars(owner.id)).calendars[0]?.etag).toBe('"v1"');
+    expect(store.getCalendar(calendar.id)).toEqual(calendarBefore);
+    expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({ etag: '"v1"', lastFound: 1 });
   });
 
-  it("records a failure on the calendar without touching its reservations", async () => {
+  it("writes nothing, and does not fail, for a calendar removed while its feed was fetched", async () => {
     const store = open();
-    const owner = store.createOwner("Ana");
-    const property = store.createProperty(owner.id, "Loft");
-    const calendar = store.createCalendar({ propertyId: property.id, url: "https://a.example/1.ics", source: "airbnb" });
-    await store.applyCalendarSync({
-      calendarId: calendar.id, inserts: [event("a", "2031-01-01", "2031-01-05")], updates: [], cancels: [],
-      feed: { etag: null, lastModified: null, contentHash: "h", lastFound: 1 }, syncedAt: new Date(),
-    });
+    const { property, calendar } = loft(store);
+    const kept = store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "vrbo" });
+    store.removeCalendar(calendar.id);
+    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], feed: feed('"v1"', 1) }));
+    expect(store.listReservations()).toEqual([]);
+    expect(store.getCalendar(kept.id)).toMatchObject({ lastStatus: null });
+  });
+
+  it("records a failure on the calendar without touching its reservations or validators", async () => {
+    const store = open();
+    const { owner, calendar } = loft(store);
+    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], feed: feed('"v1"', 1) }));
+    const before = store.listReservations();
+    const failedAt = new Date();
     await store.recordCalendarFailure({
-      calendarId: calendar.id, error: { code: "http_error", message: "feed answered HTTP 503", httpStatus: 503 },
-      failedAt: new Date(),
+      calendarId: calendar.id, error: { code: "http_error", message: "feed answered HTTP 503", httpStatus: 503 }, failedAt,
     });
-    expect(store.getCalendar(calendar.id)).toMatchObject({ lastStatus: "failed", lastErrorCode: "http_error" });
-    expect(store.listReservations({ status: "active" })).toHaveLength(1);
+    expect(store.getCalendar(calendar.id)).toMatchObject({
+      lastStatus: "failed", lastErrorCode: "http_error", lastErrorMessage: "feed answered HTTP 503",
+      lastSyncedAt: failedAt.toISOString(),
+    });
+    expect(store.listReservations()).toEqual(before);
+    expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({ etag: '"v1"', lastFound: 1 });
+
+    // The next success clears the error.
+    await store.applyCalendarSync(write(calendar.id, { feed: feed('"v1"', 1) }));
+    expect(store.getCalendar(calendar.id)).toMatchObject({ lastStatus: "success", lastErrorCode: null, lastErrorMessage: null });
+  });
+});
+
+describe("the sync history", () => {
+  const response = (propertyId: string) => ({
+    ok: false, syncedCalendars: 2, propertiesChecked: 1, failed: 1, durationMs: 412,
+    results: [
+      { propertyId, propertyName: "Loft", source: "airbnb" as const, ok: true,
+        result: { status: "success" as const, reservationsFound: 4, reservationsCreated: 1, reservationsUpdated: 0,
+          reservationsCancelled: 1 } },
+      { propertyId, propertyName: "Loft", source: "booking" as const, ok: false,
+        result: { status: "failed" as const, reservationsFound: 0, reservationsCreated: 0, reservationsUpdated: 0,
+          reservationsCancelled: 0, error: { code: "http_error" as const, message: "feed answered HTTP 503", httpStatus: 503 } } },
+    ],
   });
 
-  it("keeps the sync history with one row per run", async () => {
+  it("keeps each run with one result per calendar, newest run first", async () => {
     const store = open();
-    const owner = store.createOwner("Ana");
+    const { owner, property, calendar } = loft(store);
+    const booking = store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
+    const earlier = new Date(Date.now() - 60_000);
     await store.recordSyncRun({
-      ownerId: owner.id, trigger: "api", dryRun: false, startedAt: new Date(), calendarIds: [],
-      response: { ok: true, syncedCalendars: 0, propertiesChecked: 0, failed: 0, durationMs: 3, results: [] },
+      ownerId: owner.id, trigger: "schedule", dryRun: false, startedAt: earlier, calendarIds: [],
+      response: { ok: true, syncedCalendars: 0, propertiesChecked: 1, failed: 0, durationMs: 3, results: [] },
     });
-    expect(store.listSyncRuns({ ownerId: owner.id })).toMatchObject([{ trigger: "api", ok: true, durationMs: 3 }]);
+    await store.recordSyncRun({
+      ownerId: owner.id, trigger: "api", dryRun: false, startedAt: new Date(), calendarIds: [calendar.id, booking.id],
+      response: response(property.id),
+    });
+
+    const runs = store.listSyncRuns({ ownerId: owner.id });
+    expect(runs).toMatchObject([
+      { trigger: "api", ok: false, syncedCalendars: 2, failed: 1, durationMs: 412, dryRun: false },
+      { trigger: "schedule", ok: true, startedAt: earlier.toISOString() },
+    ]);
+    expect(runs[0]!.id).toMatch(/^run_[0-9A-Za-z]{16}$/);
+    expect(store.listSyncRuns({ ownerId: owner.id, limit: 1 })).toHaveLength(1);
+    const results = raw(store.path)
+      .prepare("SELECT calendar_id, status, found, error_code, http_status FROM sync_run_results WHERE run_id = ? ORDER BY position")
+      .all(runs[0]!.id);
+    expect(results).toEqual([
+      { calendar_id: calendar.id, status: "success", found: 4, error_code: null, http_status: null },
+      { calendar_id: booking.id, status: "failed", found: 0, error_code: "http_error", http_status: 503 },
+    ]);
+  });
+
+  it("keeps the history of a calendar removed during or after the run, unlinked", async () => {
+    const store = open();
+    const { owner, property, calendar } = loft(store);
+    const booking = store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
+    store.removeCalendar(booking.id); // removed while the run was going
+    await store.recordSyncRun({
+      ownerId: owner.id, trigger: "cli", dryRun: false, startedAt: new Date(), calendarIds: [calendar.id, booking.id],
+      response: response(property.id),
+    });
+    store.removeCalendar(calendar.id); // removed later
+    const linked = raw(store.path).prepare("SELECT calendar_id FROM sync_run_results ORDER BY position").pluck().all();
+    expect(linked).toEqual([null, null]);
+    expect(store.listSyncRuns()).toHaveLength(1);
   });
 });
 
 describe("administration", () => {
-  it("removes a property with its calendars and reservations", async () => {
+  it("removes a property with its calendars and reservations, and says when it knows no such property", async () => {
     const store = open();
-    const owner = store.createOwner("Ana");
-    const property = store.createProperty(owner.id, "Loft");
-    const calendar = store.createCalendar({ propertyId: property.id, url: "https://a.example/1.ics", source: "airbnb" });
-    await store.applyCalendarSync({
-      calendarId: calendar.id, inserts: [event("a", "2031-01-01", "2031-01-05")], updates: [], cancels: [],
-      feed: { etag: null, lastModified: null, contentHash: "h", lastFound: 1 }, syncedAt: new Date(),
-    });
+    const { owner, property, calendar } = loft(store);
+    const other = store.createProperty(owner.id, "Cabin");
+    const otherCalendar = store.createCalendar({ propertyId: other.id, url: "https://c.example/c.ics", source: "vrbo" });
+    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))] }));
+    await store.applyCalendarSync(write(otherCalendar.id, { inserts: [event("b", day(10), day(14))] }));
+
     expect(store.removeProperty(property.id)).toBe(true);
     expect(store.removeProperty(property.id)).toBe(false);
-    expect(store.listCalendars()).toEqual([]);
-    expect(store.listReservations()).toEqual([]);
+    expect(store.getProperty(property.id)).toBeUndefined();
+    expect(store.listCalendars().map((c) => c.id)).toEqual([otherCalendar.id]);
+    expect(store.listReservations().map((r) => r.uid)).toEqual(["b"]);
   });
 
-  it("finds tokens by hash and revokes them once", () => {
+  it("removes a calendar with its reservations only", async () => {
+    const store = open();
+    const { property, calendar } = loft(store);
+    const kept = store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
+    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))] }));
+    await store.applyCalendarSync(write(kept.id, { inserts: [event("b", day(20), day(24))] }));
+
+    expect(store.removeCalendar(calendar.id)).toBe(true);
+    expect(store.removeCalendar(calendar.id)).toBe(false);
+    expect(store.getCalendar(calendar.id)).toBeUndefined();
+    expect(store.listReservations().map((r) => r.uid)).toEqual(["b"]);
+    expect(store.getProperty(property.id)).toBeDefined();
+  });
+
+  it("deletes everything of an owner with the owner", async () => {
+    const store = open();
+    const { owner, calendar } = loft(store);
+    const ben = loft(store);
+    store.createToken({ ownerId: owner.id, name: "ci", prefix: "cs_abcd", hash: "a".repeat(64), expiresAt: null });
+    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))] }));
+    await store.applyCalendarSync(write(ben.calendar.id, { inserts: [event("b", day(10), day(14))] }));
+
+    // No door removes owners yet; the schema must still cascade for the one that will.
+    const db = raw(store.path);
+    db.pragma("foreign_keys = ON");
+    db.prepare("DELETE FROM owners WHERE id = ?").run(owner.id);
+
+    expect(store.listProperties(owner.id)).toEqual([]);
+    expect(store.listTokens(owner.id)).toEqual([]);
+    expect(store.listReservations().map((r) => r.uid)).toEqual(["b"]);
+    expect(store.listCalendars().map((c) => c.id)).toEqual([ben.calendar.id]);
+  });
+
+  it("refuses a property for an unknown owner", () => {
+    const store = open();
+    expect(() => store.createProperty("own_missing", "Loft")).toThrow(/FOREIGN KEY/);
+  });
+
+  it("finds tokens by hash, remembers their use and revokes them once", () => {
     const store = open();
     const owner = store.createOwner("Ana");
-    const token = store.createToken({ ownerId: owner.id, name: "ci", prefix: "cs_abcd", hash: "f".repeat(64), expiresAt: null });
+    const expiresAt = new Date(Date.now() + 86_400_000);
+    const token = store.createToken({ ownerId: owner.id, name: "ci", prefix: "cs_abcd", hash: "f".repeat(64), expiresAt });
+    expect(token).toMatchObject({ name: "ci", prefix: "cs_abcd", expiresAt: expiresAt.toISOString(), revokedAt: null });
+    expect(token.id).toMatch(/^tok_[0-9A-Za-z]{16}$/);
     expect(store.findTokenByHash("f".repeat(64))?.id).toBe(token.id);
     expect(store.findTokenByHash("e".repeat(64))).toBeUndefined();
-    expect(store.revokeToken(token.id)).toBe(true);
-    expect(store.findTokenByHash("f".repeat(64))?.revokedAt).not.toBeNull();
+
+    const used = new Date("2030-01-01T10:00:00.000Z");
+    store.touchToken(token.id, used);
+    expect(store.findTokenByHash("f".repeat(64))?.lastUsedAt).toBe(used.toISOString());
+
+    const first = new Date("2030-01-02T10:00:00.000Z");
+    expect(store.revokeToken(token.id, first)).toBe(true);
+    expect(store.revokeToken(token.id, new Date("2030-01-03T10:00:00.000Z"))).toBe(true);
+    expect(store.findTokenByHash("f".repeat(64))?.revokedAt).toBe(first.toISOString());
     expect(store.revokeToken("tok_missing")).toBe(false);
+  });
+
+  it("lists tokens per owner and never stores one hash twice", () => {
+    const store = open();
+    const ana = store.createOwner("Ana");
+    const ben = store.createOwner("Ben");
+    const t1 = store.createToken({ ownerId: ana.id, name: "one", prefix: "cs_1", hash: "1".repeat(64), expiresAt: null });
+    const t2 = store.createToken({ ownerId: ben.id, name: "two", prefix: "cs_2", hash: "2".repeat(64), expiresAt: null });
+    expect(store.listTokens(ana.id).map((t) => t.id)).toEqual([t1.id]);
+    expect(store.listTokens().map((t) => t.id)).toEqual([t1.id, t2.id]);
+    expect(() =>
+      store.createToken({ ownerId: ben.id, name: "dup", prefix: "cs_1", hash: "1".repeat(64), expiresAt: null }),
+    ).toThrow(/UNIQUE/);
+  });
+
+  it("finds a property by its outbound feed token", () => {
+    const store = open();
+    const { owner, property } = loft(store);
+    expect(property.feedToken).toBeNull();
+    store.setPropertyFeedToken(property.id, "secret-1");
+    expect(store.getPropertyByFeedToken("secret-1")?.id).toBe(property.id);
+    expect(store.getPropertyByFeedToken("secret-2")).toBeUndefined();
+    const other = store.createProperty(owner.id, "Cabin");
+    expect(() => store.setPropertyFeedToken(other.id, "secret-1")).toThrow(/UNIQUE/);
+  });
+
+  it("lists reservations by property name and start, filtered by owner, property and status", async () => {
+    const store = open();
+    const ana = loft(store); // "Loft"
+    const cabin = store.createProperty(ana.owner.id, "Cabin");
+    const cabinCal = store.createCalendar({ propertyId: cabin.id, url: "https://c.example/c.ics", source: "vrbo" });
+    const ben = loft(store);
+    await store.applyCalendarSync(write(ana.calendar.id, { inserts: [event("l2", day(20), day(21)), event("l1", day(5), day(6))] }));
+    await store.applyCalendarSync(write(cabinCal.id, { inserts: [event("c1", day(30), day(31))] }));
+    await store.applyCalendarSync(write(ben.calendar.id, { inserts: [event("b1", day(1), day(2))] }));
+    const l2 = store.listReservations().find((r) => r.uid === "l2")!;
+    await store.applyCalendarSync(write(ana.calendar.id, { cancels: [l2.id] }));
+
+    expect(store.listReservations({ ownerId: ana.owner.id }).map((r) => r.uid)).toEqual(["c1", "l1", "l2"]);
+    expect(store.listReservations({ ownerId: ana.owner.id, status: "active" }).map((r) => r.uid)).toEqual(["c1", "l1"]);
+    expect(store.listReservations({ status: "cancelled" }).map((r) => r.uid)).toEqual(["l2"]);
+    expect(store.listReservations({ propertyId: ben.property.id }).map((r) => r.uid)).toEqual(["b1"]);
+    expect(store.listReservations({ propertyId: cabin.id })[0]).toEqual({
+      id: expect.stringMatching(/^rsv_[0-9A-Za-z]{16}$/), propertyId: cabin.id, calendarId: cabinCal.id, source: "vrbo",
+      uid: "c1", kind: "booking", status: "active", start: day(30), end: day(31), summary: "Reserved", details: {},
+    });
+  });
+
+  it("gives every record a prefixed id and an ISO-8601 UTC creation time", () => {
+    const store = open();
+    const { owner, property, calendar } = loft(store);
+    expect(owner.id).toMatch(/^own_[0-9A-Za-z]{16}$/);
+    expect(property.id).toMatch(/^prp_[0-9A-Za-z]{16}$/);
+    expect(calendar.id).toMatch(/^cal_[0-9A-Za-z]{16}$/);
+    for (const at of [owner.createdAt, property.createdAt, calendar.createdAt]) {
+      expect(at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
   });
 });
 
 describe("database path", () => {
-  it("prefers --db, then CALSYNC_DB, then the XDG data directory", () => {
+  it("prefers --db, then CALSYNC_DB, then the user data directory", () => {
     expect(resolveDatabasePath("/x/flag.db", { CALSYNC_DB: "/x/env.db" })).toBe("/x/flag.db");
     expect(resolveDatabasePath(undefined, { CALSYNC_DB: "/x/env.db" })).toBe("/x/env.db");
+    expect(resolveDatabasePath(undefined, { HOME: "/home/u", XDG_DATA_HOME: "/data" })).toBe(
+      defaultDatabasePath({ HOME: "/home/u", XDG_DATA_HOME: "/data" }),
+    );
+  });
+
+  it("follows each platform's data directory", () => {
     expect(defaultDatabasePath({ HOME: "/home/u", XDG_DATA_HOME: "/data" }, "linux")).toBe("/data/calsync/calsync.db");
     expect(defaultDatabasePath({ HOME: "/home/u" }, "linux")).toBe("/home/u/.local/share/calsync/calsync.db");
+    expect(defaultDatabasePath({ HOME: "/Users/u" }, "darwin")).toBe(
+      "/Users/u/Library/Application Support/calsync/calsync.db",
+    );
+    expect(defaultDatabasePath({ HOME: "/h", LOCALAPPDATA: "/lad" }, "win32")).toMatch(/^[\\/]lad[\\/]calsync[\\/]calsync\.db$/);
   });
 });
