@@ -479,6 +479,9 @@ describe("database path", () => {
   it("follows each platform's data directory", () => {
     expect(defaultDatabasePath({ HOME: "/home/u", XDG_DATA_HOME: "/data" }, "linux")).toBe("/data/calsync/calsync.db");
     expect(defaultDatabasePath({ HOME: "/home/u" }, "linux")).toBe("/home/u/.local/share/calsync/calsync.db");
+    expect(defaultDatabasePath({ HOME: "/home/u", XDG_DATA_HOME: "data" }, "linux")).toBe(
+      "/home/u/.local/share/calsync/calsync.db",
+    );
     expect(defaultDatabasePath({ HOME: "/Users/u" }, "darwin")).toBe(
       "/Users/u/Library/Application Support/calsync/calsync.db",
     );
