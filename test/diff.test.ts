@@ -174,6 +174,16 @@ describe("Airbnb rolling 'Not available' window", () => {
     expect(cal.stored.filter((r) => r.status === "active")).toHaveLength(3);
   });
 
+  it("reports no change when the window only comes back under a new UID", () => {
+    const cal = calendar("airbnb");
+    const keep = { uid: "keep", start: day(50), end: day(52), summary: "Reserved" };
+    const window = (uid: string) => ({ uid, start: day(180), end: day(365), summary: "Airbnb (Not available)" });
+    cal.sync([keep, window("w1")]);
+    expect(cal.sync([keep, window("w2")])).toEqual(counts(2, 0, 0, 0));
+    expect(cal.sync([keep, window("w2")])).toEqual(counts(2, 0, 0, 0));
+    expect(cal.stored.map((r) => r.uid).sort()).toEqual(["keep", "w2"]);
+  });
+
   it("still cancels a booking that disappears while a block appears", () => {
     const cal = calendar("airbnb");
     const keep = { uid: "keep", start: day(50), end: day(52), summary: "Reserved" };

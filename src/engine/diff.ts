@@ -76,9 +76,10 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
     const twin = event.kind === "block" ? takeMovedBlock(lost, event) : undefined;
     if (twin) {
       // Airbnb re-emits its rolling "Not available" window daily with moved dates (and sometimes a new
-      // UID): the same block moving, not one created and one cancelled per day.
+      // UID): the same block moving, not one created and one cancelled per day. The row takes the new
+      // UID either way, but only a change people can see counts.
       updates.push({ id: twin.id, event });
-      counts.updated++;
+      if (changed(twin, event)) counts.updated++;
     } else {
       inserts.push(event);
       counts.created++;

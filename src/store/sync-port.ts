@@ -19,9 +19,9 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     `INSERT INTO reservations (id, calendar_id, uid, kind, status, start, "end", summary, details, raw, created_at, updated_at)
      VALUES (@id, @calendarId, @uid, @kind, 'active', @start, @end, @summary, @details, @raw, @at, @at)`,
   );
-  // The identity (calendar, uid) never changes; everything the feed says about it does.
+  // The uid follows the feed too: a block the diff paired as "moved" may come back under a new UID.
   const update = db.prepare(
-    `UPDATE reservations SET kind = @kind, status = 'active', start = @start, "end" = @end, summary = @summary,
+    `UPDATE reservations SET uid = @uid, kind = @kind, status = 'active', start = @start, "end" = @end, summary = @summary,
      details = @details, raw = @raw, updated_at = @at WHERE id = @id AND calendar_id = @calendarId`,
   );
   const cancel = db.prepare<[string, string, string]>(
