@@ -61,6 +61,7 @@ describe("calsync serve flags", () => {
     [["--sync-every", "10x"], /invalid duration "10x"/],
     [["--sync-every", "0s"], /invalid duration "0s"/],
     [["--sync-every", "30d"], /--sync-every must be at most 24d/],
+    [["--host", "my host"], /invalid host "my host"/],
   ])("refuses %j as a usage error", async (args, message) => {
     const result = await runCli(["serve", "--db", tmp.db(), ...args]);
     expect(result.code).toBe(2);

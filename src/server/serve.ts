@@ -1,10 +1,11 @@
 // startServer(): the app on a real port with listhen, the optional schedule, and a graceful close.
 import { toNodeHandler, type H3 } from "h3/node";
-import { listen, type Listener } from "listhen";
+import type { Listener } from "listhen";
 import { openStore, resolveDatabasePath } from "../store/index.js";
 import type { Store } from "../store/types.js";
 import { createServerLog } from "./access-log.js";
 import { createApp } from "./app.js";
+import { isValidHost, listenExactly } from "./listen.js";
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { createSyncRunner } from "./single-flight.js";
 
@@ -38,18 +39,12 @@ export interface RunningServer {
 }
 
 const DEFAULT_GRACE_MS = 25_000;
-// Hosts listhen treats as local; it must be told `public` consistently or it rewrites the host.
-const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
-// listhen silently falls back to "localhost" for names outside this pattern, so refuse them here instead.
-const HOST_PATTERN = /^(?!-)[\d.:A-Za-z-]{1,63}(?<!-)$/;
-// get-port-please types the range as a pair, but an empty one is how it is switched off.
-const NO_RANGE = [] as unknown as [number, number];
 
 /** Starts the API server and resolves once it is listening. */
 export async function startServer(options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? 8787;
-  if (!HOST_PATTERN.test(host)) throw new Error(`invalid host "${host}"`);
+  if (!isValidHost(host)) throw new Error(`invalid host "${host}"`);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0 to 65535`);
   if (options.syncEveryMs !== undefined) assertInterval(options.syncEveryMs);
 
@@ -68,12 +63,13 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 
   let listener: Listener;
   try {
-    listener = await listenExactly(app, host, port);
+    listener = await listenExactly(toNodeHandler(app), host, port);
   } catch (error) {
     if (ownsStore) store.close();
     throw error;
   }
-  const url = listener.url.replace(/\/$/, "");
+  // listhen's own URL drops port 80 but keeps the colon ("http://host:"), so build it from the address.
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${listener.address.port}`;
   log.event("info", "listening", { url });
 
   let scheduler: Scheduler | undefined;
@@ -116,37 +112,6 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     app,
     close: (closeOptions = {}) => (closing ??= close(closeOptions.graceMs ?? DEFAULT_GRACE_MS)),
   };
-}
-
-// listhen's port search would move to another port when ours is taken; pin it so a taken port is an error.
-async function listenExactly(app: H3, host: string, port: number): Promise<Listener> {
-  let listener: Listener;
-  try {
-    listener = await listen(toNodeHandler(app), {
-      hostname: host,
-      // random only for 0; no alternative range: get-port-please then throws instead of moving elsewhere.
-      port: { port, random: port === 0, alternativePortRange: NO_RANGE, verbose: false },
-      public: !LOCAL_HOSTS.has(host),
-      baseURL: "/",
-      showURL: false,
-      qr: false,
-      open: false,
-      clipboard: false,
-      tunnel: false,
-      autoClose: false,
-      isProd: true,
-      isTest: false,
-    });
-  } catch (error) {
-    const reason = messageOf(error).includes("Unable to find") ? "the port is in use" : messageOf(error);
-    throw new Error(`cannot listen on ${host}:${port}: ${reason}`);
-  }
-  // get-port-please also swaps ports it deems unsafe (e.g. 6000) for another one.
-  if (port !== 0 && listener.address.port !== port) {
-    await listener.close();
-    throw new Error(`cannot listen on ${host}:${port}: the port is not allowed`);
-  }
-  return listener;
 }
 
 async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {

@@ -1,6 +1,7 @@
 // `calsync serve`: the HTTP API over the local database until SIGINT/SIGTERM.
 import { Command } from "@commander-js/extra-typings";
 import { MAX_INTERVAL_MS } from "../../server/scheduler.js";
+import { isValidHost } from "../../server/listen.js";
 import { startServer } from "../../server/serve.js";
 import { UsageError, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
@@ -27,6 +28,7 @@ export function serveCommand(context: CliContext) {
     .action(async (options) => {
       const { env } = context.io;
       const host = options.host ?? (env.HOST || "127.0.0.1");
+      if (!isValidHost(host)) throw new UsageError(`invalid host "${host}": give a host name or an IP address`);
       const port = parsePort(options.port ?? env.PORT, options.port === undefined ? "PORT" : "--port");
       const syncEveryMs = options.syncEvery === undefined ? undefined : parseSyncEvery(options.syncEvery);
       const envAllow = env.CALSYNC_ALLOW_PRIVATE_NETWORKS;
