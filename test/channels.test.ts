@@ -48,7 +48,10 @@ describe("classifyKind", () => {
   it.each([
     ["airbnb", "Reserved", "booking"],
     ["airbnb", "Airbnb (Not available)", "block"],
+    ["airbnb", "Not available", "block"],
+    ["airbnb", "Jane Doe (HMABC12345)", "booking"],
     ["booking", "CLOSED - Not available", "booking"],
+    ["booking", "CLOSED - Jane Doe", "booking"],
     ["booking", "Blocked", "block"],
     ["vrbo", "Reserved - Jane Doe", "booking"],
     ["vrbo", "Blocked", "block"],
@@ -58,6 +61,9 @@ describe("classifyKind", () => {
     ["tripadvisor", "Unavailable", "block"],
     ["agoda", "Closed", "block"],
     ["other", "Owner block", "block"],
+    ["other", "Owner", "block"],
+    ["vrbo", "Owner stay", "block"],
+    ["other", "Owner's cousin Jim", "booking"],
     ["other", "Smith family", "booking"],
   ] as const)("%s: %s → %s", (source, summary, kind) => {
     expect(classifyKind(source, summary)).toBe(kind);
@@ -78,6 +84,28 @@ describe("extractDetails", () => {
 
   it("takes the guest name from a Vrbo summary", () => {
     expect(extractDetails("vrbo", "Reserved - Jane Doe")).toEqual({ guestName: "Jane Doe" });
+  });
+
+  it("takes the guest name from an older Booking.com summary, but not from 'Not available'", () => {
+    expect(extractDetails("booking", "CLOSED - Jane Doe")).toEqual({ guestName: "Jane Doe" });
+    expect(extractDetails("booking", "CLOSED - Not available")).toEqual({});
+  });
+
+  it("reads an older Airbnb summary naming the guest and the code", () => {
+    expect(extractDetails("airbnb", "Jane Doe (HMABC12345)")).toEqual({ guestName: "Jane Doe", reservationCode: "HMABC12345" });
+  });
+
+  it("takes the guest name from a Tripadvisor summary and the booking number from an Agoda one", () => {
+    expect(extractDetails("tripadvisor", "Tripadvisor Booking: Ana Lima")).toEqual({ guestName: "Ana Lima" });
+    expect(extractDetails("agoda", "Agoda Booking 638291745")).toEqual({ reservationCode: "638291745" });
+  });
+
+  it("uses the event's URL as the reservation URL when the description has none", () => {
+    expect(extractDetails("vrbo", "Reserved - Jane Doe", undefined, "https://www.vrbo.com/rm/reservation/HA-7F3K2Q")).toEqual({
+      guestName: "Jane Doe",
+      reservationUrl: "https://www.vrbo.com/rm/reservation/HA-7F3K2Q",
+    });
+    expect(extractDetails("other", "x", undefined, "javascript:alert(1)")).toEqual({});
   });
 
   it("keeps at most 1000 characters of a description, trimmed", () => {

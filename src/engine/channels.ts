@@ -18,7 +18,14 @@ interface ChannelRule {
 }
 
 /** Summaries that mean "the owner closed these nights" on every channel. */
-const GENERIC_BLOCKS = [/\bnot available\b/i, /\bunavailable\b/i, /\bblocked\b/i, /\bclosed\b/i, /\bowner block\b/i];
+const GENERIC_BLOCKS = [
+  /\bnot available\b/i,
+  /\bunavailable\b/i,
+  /\bblocked\b/i,
+  /\bclosed\b/i,
+  /\bowner block\b/i,
+  /^owner(\s+(stay|use|hold|time))?$/i,
+];
 
 /** `example.com` and any of its subdomains. */
 const domain = (name: string) => (host: string) => host === name || host.endsWith(`.${name}`);
@@ -40,8 +47,9 @@ const CHANNELS: ChannelRule[] = [
   {
     source: "airbnb",
     host: brand("airbnb"),
-    // "Reserved" is a guest stay; "Airbnb (Not available)" is a block or Airbnb's rolling window.
-    bookings: [/^reserved\b/i],
+    // "Reserved" is a guest stay; "Airbnb (Not available)" is a block or Airbnb's rolling window
+    // (advance notice, booking horizon). Older exports named the guest: "Jane Doe (HMABC12345)".
+    bookings: [/^reserved\b/i, /\(HM[A-Z0-9]{6,}\)$/],
     otherwise: "booking",
     details: airbnbDetails,
   },
@@ -50,8 +58,10 @@ const CHANNELS: ChannelRule[] = [
     host: domain("booking.com"),
     // Booking.com exports every sold or closed night as "CLOSED - Not available" and cannot tell them
     // apart; most of them are sold nights, so they count as bookings (a real block looks the same).
-    bookings: [/^closed\s*-\s*not available$/i],
+    // Older exports wrote "CLOSED - <guest name>" for a sold stay.
+    bookings: [/^closed\b/i],
     otherwise: "booking",
+    details: (summary) => guestAfter(/^closed\s*[-–:]\s*(.+)$/i, summary),
   },
   {
     source: "vrbo",
@@ -65,11 +75,8 @@ const CHANNELS: ChannelRule[] = [
     ),
     bookings: [/^reserved\b/i],
     otherwise: "booking",
-    details: (summary) => {
-      // Vrbo/HomeAway put the guest in the summary: "Reserved - Jane Doe".
-      const name = /^reserved\s*[-–:]\s*(.+)$/i.exec(summary)?.[1]?.trim();
-      return name ? { guestName: name } : {};
-    },
+    // Vrbo/HomeAway put the guest in the summary: "Reserved - Jane Doe".
+    details: (summary) => guestAfter(/^reserved\s*[-–:]\s*(.+)$/i, summary),
   },
   {
     source: "expedia",
@@ -88,8 +95,19 @@ const CHANNELS: ChannelRule[] = [
     source: "tripadvisor",
     host: any(brand("tripadvisor"), domain("flipkey.com"), domain("holidaylettings.co.uk")),
     otherwise: "booking",
+    // "Tripadvisor Booking: Jane Doe"
+    details: (summary) => guestAfter(/^tripadvisor[^:]*:\s*(.+)$/i, summary),
   },
-  { source: "agoda", host: brand("agoda"), otherwise: "booking" },
+  {
+    source: "agoda",
+    host: brand("agoda"),
+    otherwise: "booking",
+    // "Agoda Booking 638291745"
+    details: (summary) => {
+      const code = /\bbooking\s*(?:id\s*)?[#:]?\s*(\d{6,})\b/i.exec(summary)?.[1];
+      return code ? { reservationCode: code } : {};
+    },
+  },
 ];
 
 const OTHER: ChannelRule = { source: "other", host: () => false, otherwise: "booking" };
@@ -131,19 +149,32 @@ export function classifyKind(source: CalendarSource, summary: string, descriptio
 /** Largest description kept in the details; feeds sometimes put whole e-mails there. */
 const MAX_DESCRIPTION = 1000;
 
-/** Extracts what the channel's event tells beyond dates (reservation code and URL, phone digits, guest). */
-export function extractDetails(source: CalendarSource, summary: string, description?: string): ReservationDetails {
+/**
+ * Extracts what the channel's event tells beyond dates (reservation code and URL, phone digits, guest).
+ * `url` is the event's own URL property, used as the reservation URL when the description names none.
+ */
+export function extractDetails(source: CalendarSource, summary: string, description?: string, url?: string): ReservationDetails {
   const text = (description ?? "").trim();
   const details: ReservationDetails = { ...(ruleOf(source).details?.(summary.trim(), text) ?? {}) };
+  const link = url?.trim();
+  if (!details.reservationUrl && link && /^https?:\/\//i.test(link)) details.reservationUrl = link.slice(0, MAX_DESCRIPTION);
   if (text) details.description = text.slice(0, MAX_DESCRIPTION);
   return details;
 }
 
-function airbnbDetails(_summary: string, description: string): ReservationDetails {
-  const details: ReservationDetails = {};
+/** `{ guestName }` from the first group of `pattern`, unless it is a channel's "not available" wording. */
+function guestAfter(pattern: RegExp, summary: string): ReservationDetails {
+  const name = pattern.exec(summary)?.[1]?.trim();
+  if (!name || GENERIC_BLOCKS.some((block) => block.test(name))) return {};
+  return { guestName: name.slice(0, 200) };
+}
+
+function airbnbDetails(summary: string, description: string): ReservationDetails {
+  const legacy = /^(.+?)\s*\((HM[A-Z0-9]{6,})\)$/.exec(summary);
+  const details: ReservationDetails = legacy?.[1] ? { guestName: legacy[1], reservationCode: legacy[2] } : {};
   const url = /Reservation URL:\s*(https?:\/\/\S+)/i.exec(description)?.[1];
   if (url) details.reservationUrl = url;
-  const code = /\/details\/([A-Z0-9]{6,})/i.exec(url ?? "")?.[1] ?? /\b(HM[A-Z0-9]{6,})\b/.exec(description)?.[1];
+  const code = /\/details\/([A-Z0-9]{6,})/i.exec(url ?? "")?.[1] ?? /\b(HM[A-Z0-9]{6,})\b/.exec(description)?.[1] ?? details.reservationCode;
   if (code) details.reservationCode = code;
   const phone = /Phone Number \(Last 4 Digits\):\s*(\d{4})\b/i.exec(description)?.[1];
   if (phone) details.phoneLast4 = phone;

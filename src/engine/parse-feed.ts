@@ -118,7 +118,7 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource): FeedEvent 
     end: endText,
     summary,
     cancelled: text(event.status).toUpperCase() === "CANCELLED",
-    details: extractDetails(source, summary, description),
+    details: extractDetails(source, summary, description, text(event.url)),
     raw: rawOf(event),
   };
 }
