@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { H3 } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type AccessLogLine } from "../src/server/index.js";
 import { generateToken } from "../src/server/tokens.js";
@@ -192,6 +193,21 @@ describe("access log", () => {
     expect(text).not.toContain(tokens.good);
     expect(text).not.toContain(tokens.revoked);
     expect(text).not.toContain("secret-in-query");
+  });
+});
+
+describe("mounted in another h3 app", () => {
+  it("answers under the mount path and leaves the host app's own routes alone", async () => {
+    const host = new H3().get("/hello", () => "hi").mount("/calsync", app);
+    const health = await host.fetch(new Request("http://host.test/calsync/healthz", { headers: { "x-request-id": "mounted-1" } }));
+    expect([health.status, health.headers.get("x-request-id"), await health.json()]).toEqual([200, "mounted-1", { ok: true }]);
+    const sync = await host.fetch(new Request("http://host.test/calsync/api/v1/calendars/sync", { method: "POST", headers: { "x-api-key": tokens.good } }));
+    expect(sync.status).toBe(200);
+    expect(((await sync.json()) as SyncResponse).propertiesChecked).toBe(2);
+    const unknown = await host.fetch(new Request("http://host.test/calsync/elsewhere"));
+    expect([unknown.status, ((await unknown.json()) as ErrorBody).error.code]).toEqual([404, "not_found"]);
+    const own = await host.fetch(new Request("http://host.test/hello"));
+    expect([own.status, await own.text()]).toEqual([200, "hi"]);
   });
 });
 
