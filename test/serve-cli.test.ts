@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateToken } from "../src/server/tokens.js";
 import { openStore } from "../src/store/index.js";
 import type { SyncResponse } from "../src/types.js";
+import { UsageError } from "../src/cli/context.js";
+import { parseDuration } from "../src/cli/duration.js";
 import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
 import { buildIcs, day } from "./helpers/ics.js";
@@ -52,6 +54,22 @@ afterAll(async () => {
   release();
   await feeds.close();
   tmp.remove();
+});
+
+describe("durations (--sync-every, token --expires-in)", () => {
+  it.each([
+    ["30s", 30_000],
+    ["15m", 900_000],
+    ["12h", 43_200_000],
+    ["90d", 7_776_000_000],
+    ["1H", 3_600_000],
+  ])("reads %s as %i ms", (text, ms) => {
+    expect(parseDuration(text)).toBe(ms);
+  });
+
+  it.each(["", "10", "m", "1.5h", "-1m", "0s", "1w", "15 m", "1h30m"])("refuses %j as a usage error", (text) => {
+    expect(() => parseDuration(text)).toThrow(UsageError);
+  });
 });
 
 describe("calsync serve flags", () => {
