@@ -44,7 +44,9 @@ export async function remoteSync(options: RemoteSyncOptions, context: CliContext
     // Both values are passed explicitly, so the SDK's own look at process.env never applies here.
     client = createClient({ apiKey, baseURL, timeout: options.timeout });
   } catch (error) {
-    if (error instanceof CalsyncError) throw new UsageError(hide(withoutPrefix(error.message)));
+    // The SDK names its option; the user typed a flag or set a variable.
+    const source = options.baseUrl !== undefined ? "--base-url" : "CALSYNC_BASE_URL";
+    if (error instanceof CalsyncError) throw new UsageError(hide(withoutPrefix(error.message).replace(/^baseURL\b/, source)));
     throw error;
   }
 
