@@ -184,6 +184,30 @@ describe("Airbnb rolling 'Not available' window", () => {
     expect(cal.stored.map((r) => r.uid).sort()).toEqual(["keep", "w2"]);
   });
 
+  it("leaves an ended block as it was rather than moving it onto a new block", () => {
+    const cal = calendar("airbnb");
+    const keep = { uid: "keep", start: day(50), end: day(52), summary: "Reserved" };
+    const past = { uid: "past", start: day(-10), end: day(-2), summary: "Airbnb (Not available)" };
+    cal.sync([keep, past]);
+    const extended = { uid: "new", start: day(-10), end: day(5), summary: "Airbnb (Not available)" };
+    expect(cal.sync([keep, extended])).toEqual(counts(2, 1, 0, 0));
+    expect(cal.stored.find((r) => r.uid === "past")).toMatchObject({ status: "active", start: day(-10), end: day(-2) });
+  });
+
+  it("pairs a moved block by its unchanged end before any overlap", () => {
+    const block = (id: string, start: number, end: number): StoredReservation => ({
+      id, calendarId: "c", uid: `old-${id}`, kind: "block", status: "active", start: day(start), end: day(end),
+      summary: "Airbnb (Not available)", details: {},
+    });
+    const event = (uid: string, start: number, end: number): FeedEvent => ({
+      uid, kind: "block", start: day(start), end: day(end), summary: "Airbnb (Not available)", cancelled: false, details: {}, raw: {},
+    });
+    // x overlaps both rows; y keeps a's end. Feed order must not let x take a.
+    const diff = diffReservations([block("a", 10, 20), block("b", 15, 30)], [event("x", 16, 25), event("y", 11, 20)], { now });
+    expect(diff.updates.map((u) => [u.id, u.event.uid]).sort()).toEqual([["a", "y"], ["b", "x"]]);
+    expect(diff.counts).toEqual({ found: 2, created: 0, updated: 2, cancelled: 0 });
+  });
+
   it("still cancels a booking that disappears while a block appears", () => {
     const cal = calendar("airbnb");
     const keep = { uid: "keep", start: day(50), end: day(52), summary: "Reserved" };

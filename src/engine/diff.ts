@@ -71,9 +71,11 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
     }
   }
 
-  const lost = stored.filter((row) => row.status === "active" && !seen.has(row.id));
+  // A stay that ended and dropped off the feed is history, not a cancellation nor a block to move.
+  const lost = stored.filter((row) => row.status === "active" && !seen.has(row.id) && !ended(row));
+  const moved = pairMovedBlocks(fresh, lost);
   for (const event of fresh) {
-    const twin = event.kind === "block" ? takeMovedBlock(lost, event) : undefined;
+    const twin = moved.get(event);
     if (twin) {
       // Airbnb re-emits its rolling "Not available" window daily with moved dates (and sometimes a new
       // UID): the same block moving, not one created and one cancelled per day. The row takes the new
@@ -85,8 +87,8 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
       counts.created++;
     }
   }
-  // A stay that ended and dropped off the feed is history, not a cancellation.
-  for (const row of lost) if (!ended(row)) cancels.push(row.id);
+  const continued = new Set([...moved.values()]);
+  for (const row of lost) if (!continued.has(row)) cancels.push(row.id);
   counts.cancelled = cancels.length;
 
   const upcoming = stored.filter((row) => row.status === "active" && !ended(row)).length;
@@ -95,16 +97,29 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
   return { counts, inserts, updates, cancels, suspicious: tripped && !options.force ? { upcoming, cancelling } : null };
 }
 
-/** Removes and returns the unmatched stored block that `event` most plausibly continues. */
-function takeMovedBlock(lost: StoredReservation[], event: FeedEvent): StoredReservation | undefined {
-  const blocks = lost.filter((row) => row.kind === "block");
-  const twin =
-    blocks.find((row) => row.end === event.end) ??
-    blocks.find((row) => row.start === event.start) ??
-    // Both ends moved by a day: yesterday's window still overlaps today's.
-    blocks.find((row) => sameForm(row, event) && row.start < event.end && event.start < row.end);
-  if (twin) lost.splice(lost.indexOf(twin), 1);
-  return twin;
+/**
+ * Pairs new blocks with the unmatched stored blocks they most plausibly continue: same end date first,
+ * then same start date, then any overlap (both ends moved). Each stored block pairs at most once.
+ */
+function pairMovedBlocks(fresh: FeedEvent[], lost: StoredReservation[]): Map<FeedEvent, StoredReservation> {
+  const pairs = new Map<FeedEvent, StoredReservation>();
+  const free = lost.filter((row) => row.kind === "block");
+  const rules: Array<(row: StoredReservation, event: FeedEvent) => boolean> = [
+    (row, event) => row.end === event.end,
+    (row, event) => row.start === event.start,
+    (row, event) => sameForm(row, event) && row.start < event.end && event.start < row.end,
+  ];
+  // Rule by rule over all events, so that an earlier event's overlap never takes a later one's exact match.
+  for (const rule of rules) {
+    for (const event of fresh) {
+      if (event.kind !== "block" || pairs.has(event)) continue;
+      const at = free.findIndex((row) => rule(row, event));
+      if (at < 0) continue;
+      pairs.set(event, free[at]!);
+      free.splice(at, 1);
+    }
+  }
+  return pairs;
 }
 
 function sameForm(row: StoredReservation, event: FeedEvent): boolean {
