@@ -31,7 +31,7 @@ export const CHANGING_FEED = {
   source: "airbnb" as CalendarSource,
   label: "Airbnb",
   file: "airbnb-changed.ics",
-  what: "One guest moves their stay by a day, another cancels (the stay drops off the feed), a new guest books",
+  what: "One guest moves their stay, another cancels (the stay drops off the feed), a new guest books",
 };
 
 /** The property of the demo. */
