@@ -101,6 +101,14 @@ describe("calsync sync against a calsync server", () => {
     expect(result.stderr).toContain("--base-url");
   });
 
+  it("exits 5 with the status when a proxy in front of the server keeps answering an HTML 502", async () => {
+    api.feeds.route("/proxy/api/v1/calendars/sync", { status: 502, body: "<html><h1>502 Bad Gateway</h1></html>", headers: { "content-type": "text/html" } });
+    const result = await sync(["--base-url", `${api.feeds.baseUrl}/proxy`, "--api-key", api.tokens.allOk]);
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^error: the server answered 502 http_502: .*502 Bad Gateway/);
+  });
+
   it("exits 5 when the server does not answer within --timeout", async () => {
     const result = await sync(["--timeout", "400", "--base-url", api.url, "--api-key", api.tokens.hanging]);
     expect(result.code).toBe(5);

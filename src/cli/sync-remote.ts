@@ -75,7 +75,8 @@ function failureOf(error: unknown, baseURL: string, timeout: number | undefined,
     return fail(`${withoutPrefix(error.message)} (is \`calsync serve\` running there? see --base-url)`, EXIT.network);
   }
   if (error instanceof APIError) {
-    const requestId = error.requestId ? ` (request id ${error.requestId})` : "";
+    // A 500's message already quotes the request id; say it once.
+    const requestId = error.requestId && !error.message.includes(error.requestId) ? ` (request id ${error.requestId})` : "";
     const hint = error.status === 404 ? "; is --base-url the address of a calsync server?" : "";
     return fail(`the server answered ${error.message}${requestId}${hint}`, EXIT.network);
   }
