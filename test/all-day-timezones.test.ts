@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const built = `${root}dist/engine/parse-feed.js`;
-const sources = ["parse-feed", "channels", "recurrence", "local-date", "model"].map((name) => `${root}src/engine/${name}.ts`);
+const sources = ["parse-feed", "channels", "recurrence", "local-date", "wall-time", "model"].map((name) => `${root}src/engine/${name}.ts`);
 
 const FEED = [
   "BEGIN:VCALENDAR",
@@ -59,11 +59,37 @@ const EXPECTED = [
   ["paris@airbnb.com", "2031-07-15T13:00:00.000Z", "2031-07-20T09:00:00.000Z"],
 ];
 
-/** Parses FEED in a child process whose TZ is `zone`; returns [uid, start, end] per event. */
-function parseIn(zone: string): string[][] {
+/** Timed events node-ical would read in the machine's zone: floating times and an unknown TZID. */
+const floating = (...header: string[]) =>
+  [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//Hand made//EN",
+    ...header,
+    "BEGIN:VEVENT",
+    "UID:floating",
+    "DTSTART:20310715T150000",
+    "DTEND:20310720T110000",
+    "END:VEVENT",
+    "BEGIN:VEVENT",
+    "UID:mars",
+    "DTSTART;TZID=Mars/Olympus_Mons:20310101T100000",
+    "DTEND;TZID=Mars/Olympus_Mons:20310101T120000",
+    "END:VEVENT",
+    "BEGIN:VEVENT",
+    "UID:daily",
+    "DTSTART:20310301T090000",
+    "DURATION:PT1H",
+    "RRULE:FREQ=DAILY;COUNT=2",
+    "END:VEVENT",
+    "END:VCALENDAR",
+  ].join("\r\n");
+
+/** Parses `feed` in a child process whose TZ is `zone`; returns [uid, start, end] per event. */
+function parseIn(zone: string, feed = FEED): string[][] {
   const script = `
     const { parseFeed } = await import(${JSON.stringify(built)});
-    const result = parseFeed(${JSON.stringify(FEED)}, { source: "airbnb", now: new Date(2031, 0, 1) });
+    const result = parseFeed(${JSON.stringify(feed)}, { source: "airbnb", now: new Date(2031, 0, 1) });
     if (!result.ok) throw new Error(result.error.message);
     process.stdout.write(JSON.stringify({
       offset: new Date(2031, 0, 1).getTimezoneOffset(),
@@ -99,5 +125,26 @@ describe("all-day dates in any time zone", () => {
 
   it("are identical in zones 25 hours apart", () => {
     expect(parseIn("Pacific/Kiritimati")).toEqual(parseIn("Pacific/Pago_Pago"));
+  });
+});
+
+describe("timed events without a usable zone", () => {
+  it.each(["Pacific/Kiritimati", "Pacific/Pago_Pago"])("are read as UTC wall times under TZ=%s", (zone) => {
+    expect(parseIn(zone, floating())).toEqual([
+      ["floating", "2031-07-15T15:00:00.000Z", "2031-07-20T11:00:00.000Z"],
+      ["mars", "2031-01-01T10:00:00.000Z", "2031-01-01T12:00:00.000Z"],
+      ["daily#2031-03-01T09:00:00.000Z", "2031-03-01T09:00:00.000Z", "2031-03-01T10:00:00.000Z"],
+      ["daily#2031-03-02T09:00:00.000Z", "2031-03-02T09:00:00.000Z", "2031-03-02T10:00:00.000Z"],
+    ]);
+  });
+
+  it.each(["Pacific/Kiritimati", "Pacific/Pago_Pago"])("are read in the calendar's X-WR-TIMEZONE under TZ=%s", (zone) => {
+    // Paris is UTC+2 in July and UTC+1 in January and March.
+    expect(parseIn(zone, floating("X-WR-TIMEZONE:Europe/Paris"))).toEqual([
+      ["floating", "2031-07-15T13:00:00.000Z", "2031-07-20T09:00:00.000Z"],
+      ["mars", "2031-01-01T09:00:00.000Z", "2031-01-01T11:00:00.000Z"],
+      ["daily#2031-03-01T08:00:00.000Z", "2031-03-01T08:00:00.000Z", "2031-03-01T09:00:00.000Z"],
+      ["daily#2031-03-02T08:00:00.000Z", "2031-03-02T08:00:00.000Z", "2031-03-02T09:00:00.000Z"],
+    ]);
   });
 });

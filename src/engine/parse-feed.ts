@@ -6,6 +6,7 @@ import { classifyKind, extractDetails } from "./channels.js";
 import { addLocalDays, formatDate } from "./local-date.js";
 import type { FeedEvent } from "./model.js";
 import { expandOccurrences, type Occurrence } from "./recurrence.js";
+import { stableInstant } from "./wall-time.js";
 
 export { formatDate } from "./local-date.js";
 
@@ -51,11 +52,12 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
   try {
     // Duplicate identities count once: the last one wins (a Map, so "__proto__" is just a key).
     const events = new Map<string, FeedEvent>();
+    const zone = calendarZone(parsed);
     for (const key of Object.keys(parsed)) {
       const component = parsed[key];
       if (component?.type !== "VEVENT") continue;
-      for (const occurrence of quietly(() => expandOccurrences(component, options))) {
-        const event = toFeedEvent(occurrence, options.source);
+      for (const occurrence of quietly(() => expandOccurrences(component, { ...options, calendarZone: zone }))) {
+        const event = toFeedEvent(occurrence, options.source, zone);
         if (!event) continue;
         events.delete(event.uid);
         events.set(event.uid, event);
@@ -91,7 +93,17 @@ function quietly<T>(work: () => T): T {
   }
 }
 
-function toFeedEvent(occurrence: Occurrence, source: CalendarSource): FeedEvent | null {
+/** The calendar's X-WR-TIMEZONE, where floating times and unknown TZIDs are read. */
+function calendarZone(parsed: Record<string, unknown>): string | undefined {
+  for (const component of Object.values(parsed)) {
+    if ((component as { type?: unknown } | undefined)?.type !== "VCALENDAR") continue;
+    const zone = text((component as Record<string, unknown>)["WR-TIMEZONE"]).trim();
+    if (zone) return zone;
+  }
+  return undefined;
+}
+
+function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: string | undefined): FeedEvent | null {
   const { event, start, end, allDay } = occurrence;
   if (!isValidDate(start)) return null;
   let startText: string;
@@ -101,8 +113,10 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource): FeedEvent 
     // DTEND on or before DTSTART on a date event: read it as the one night it starts on.
     endText = isValidDate(end) && formatDate(end) > startText ? formatDate(end) : formatDate(addLocalDays(start, 1));
   } else {
-    startText = start.toISOString();
-    endText = isValidDate(end) && end.getTime() >= start.getTime() ? end.toISOString() : startText;
+    const from = stableInstant(start, zone);
+    const to = isValidDate(end) ? stableInstant(end, zone) : undefined;
+    startText = from.toISOString();
+    endText = to && to.getTime() >= from.getTime() ? to.toISOString() : startText;
   }
 
   const summary = text(event.summary).trim();

@@ -1,6 +1,7 @@
 // Recurring events (RRULE, EXDATE, RECURRENCE-ID) → one occurrence per date, each its own identity.
 import ical, { type VEvent } from "node-ical";
 import { formatDate } from "./local-date.js";
+import { stableInstant } from "./wall-time.js";
 
 /** One occurrence of a VEVENT (the event itself when it does not recur). */
 export interface Occurrence {
@@ -18,6 +19,8 @@ export interface RecurrenceWindow {
   now: Date;
   /** Days ahead of `now`. @default 730 */
   horizonDays?: number;
+  /** The calendar's X-WR-TIMEZONE, where floating times are read. */
+  calendarZone?: string;
 }
 
 /** Days before `now` still expanded, so that a stay in progress keeps its identity. */
@@ -41,7 +44,7 @@ const PERIOD_MS: Record<string, number> = {
  */
 export function expandOccurrences(event: VEvent, window: RecurrenceWindow): Occurrence[] {
   const allDay = event.datetype === "date" || event.start?.dateOnly === true;
-  const keyOf = (date: Date) => (allDay ? formatDate(date) : date.toISOString());
+  const keyOf = (date: Date) => (allDay ? formatDate(date) : stableInstant(date, window.calendarZone).toISOString());
   if (!event.rrule) {
     // An override whose series is missing still names the occurrence it replaces.
     const recurrenceKey = isDate(event.recurrenceid) ? keyOf(event.recurrenceid) : undefined;
