@@ -41,11 +41,21 @@ interface Stay {
   end: string;
 }
 
+/** Options of `findConflicts`. */
+export interface FindConflictsOptions {
+  /**
+   * `YYYY-MM-DD`: keep only conflicts with a night on or after this date. A double booking whose
+   * nights are all past cannot be resolved any more, so warning about it after every sync is noise.
+   * @default every conflict, past ones too
+   */
+  today?: string;
+}
+
 /**
  * The double bookings among `reservations`, sorted by property name, then first night.
  * O(n log n) per property: one sort of the stays' boundaries and one sweep over them.
  */
-export function findConflicts(reservations: ConflictInput[]): ConflictFinding[] {
+export function findConflicts(reservations: ConflictInput[], options: FindConflictsOptions = {}): ConflictFinding[] {
   const byProperty = new Map<string, Stay[]>();
   for (const r of reservations) {
     if (r.kind !== "booking" || r.status !== "active") continue;
@@ -56,7 +66,9 @@ export function findConflicts(reservations: ConflictInput[]): ConflictFinding[] 
 
   const conflicts: ConflictFinding[] = [];
   for (const stays of byProperty.values()) conflicts.push(...sweep(stays));
-  return conflicts.sort(
+  const { today } = options;
+  // `to` is exclusive: a run ending today had its last night yesterday.
+  return (today === undefined ? conflicts : conflicts.filter((conflict) => conflict.to > today)).sort(
     (a, b) =>
       compare(a.propertyName, b.propertyName) ||
       compare(a.propertyId, b.propertyId) ||

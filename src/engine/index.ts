@@ -6,6 +6,15 @@ export { parseFeed } from "./parse-feed.js";
 export { diffReservations, type DiffResult, type DiffCounts } from "./diff.js";
 export { detectSource, classifyKind } from "./channels.js";
 export { maskUrl } from "./mask-url.js";
+export { findConflicts, type ConflictInput, type FindConflictsOptions } from "./conflicts.js";
+export {
+  buildOutboundFeed,
+  outboundFeedEtag,
+  OUTBOUND_PRODUCT_ID,
+  OUTBOUND_SUMMARY,
+  type OutboundFeedInput,
+  type OutboundReservation,
+} from "./outbound-feed.js";
 export type * from "./model.js";
 export type { SyncStore, SyncRunRecord } from "./store-port.js";
 export type * from "../types.js";

@@ -1,5 +1,6 @@
 // The engine reaches storage only through this port, so another store (e.g. PostgreSQL) can come later.
 import type { SyncResponse } from "../types.js";
+import type { ConflictInput } from "./conflicts.js";
 import type {
   CalendarFailure,
   CalendarRecord,
@@ -31,4 +32,6 @@ export interface SyncStore {
   recordCalendarFailure(failure: CalendarFailure): Promise<void>;
   /** Appends a run and its per-calendar results to the history. */
   recordSyncRun(run: SyncRunRecord): Promise<void>;
+  /** Every active booking (not blocks) of the owner's properties, for double-booking detection. */
+  ownerActiveBookings(ownerId: string): Promise<ConflictInput[]>;
 }

@@ -1,9 +1,11 @@
 // syncOwner(): the whole run on one screen — load, fetch, parse, diff, write, report.
 import { createHash } from "node:crypto";
 import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry } from "../types.js";
+import { findConflicts } from "./conflicts.js";
 import { diffReservations } from "./diff.js";
 import { fetchFeed } from "./fetch-feed.js";
 import { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
+import { formatDate } from "./local-date.js";
 import type { CalendarRecord, SyncTrigger } from "./model.js";
 import { parseFeed } from "./parse-feed.js";
 import type { SyncStore } from "./store-port.js";
@@ -14,7 +16,10 @@ export interface SyncOwnerOptions {
   ownerId: string;
   /** Apply changes even when the mass-cancellation guard trips. @default false */
   force?: boolean;
-  /** Compute and report without writing anything, not even the history. @default false */
+  /**
+   * Compute and report without writing anything, not even the history. Its `conflicts` are those of
+   * what is stored, not of what the run would have written. @default false
+   */
   dryRun?: boolean;
   /** Let feed URLs reach loopback and private addresses. @default false */
   allowPrivateNetworks?: boolean;
@@ -64,6 +69,9 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
     }),
   );
 
+  // Read back after every calendar is written, so a booking one channel sold during this run counts.
+  const bookings = await options.store.ownerActiveBookings(options.ownerId);
+  const conflicts = findConflicts(bookings, { today: formatDate(clock()) });
   const failed = results.filter((entry) => !entry.ok).length;
   const response: SyncResponse = {
     ok: failed === 0,
@@ -72,6 +80,8 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
     failed,
     durationMs: Math.round(performance.now() - t0),
     results,
+    // Additive to v1: absent rather than empty, so a v1 response without double bookings is unchanged.
+    ...(conflicts.length > 0 ? { conflicts } : {}),
   };
   if (!options.dryRun) {
     await options.store.recordSyncRun({
