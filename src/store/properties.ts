@@ -1,6 +1,6 @@
 // Properties: an owner's rentals, each with its calendars and an optional outbound feed token.
 import type Database from "better-sqlite3";
-import { newId } from "./ids.js";
+import { newId, randomBase62 } from "./ids.js";
 import { toProperty, type PropertyRow } from "./rows.js";
 import type { Store } from "./types.js";
 
@@ -11,7 +11,11 @@ import type { Store } from "./types.js";
 export const PROPERTY_ORDER = "p.name COLLATE NOCASE, p.name, p.rowid";
 
 export type PropertyQueries = Pick<Store,
-  "createProperty" | "listProperties" | "getProperty" | "removeProperty" | "setPropertyFeedToken" | "getPropertyByFeedToken">;
+  "createProperty" | "listProperties" | "getProperty" | "removeProperty" | "setPropertyFeedToken" | "getPropertyByFeedToken" |
+  "propertyFeedToken">;
+
+/** Length of a feed token: 32 base62 characters are over 190 bits, like an API token. */
+export const FEED_TOKEN_LENGTH = 32;
 
 /** Prepares the property statements of one database. */
 export function propertyQueries(db: Database.Database): PropertyQueries {
@@ -26,6 +30,10 @@ export function propertyQueries(db: Database.Database): PropertyQueries {
   const remove = db.prepare<[string]>("DELETE FROM properties WHERE id = ?");
   const setFeedToken = db.prepare<[string, string]>("UPDATE properties SET feed_token = ? WHERE id = ?");
   const byFeedToken = db.prepare<[string], PropertyRow>("SELECT * FROM properties WHERE feed_token = ?");
+  // Only where none exists yet: two commands asking for the first token at once both get the same one.
+  const firstFeedToken = db.prepare<[string, string]>(
+    "UPDATE properties SET feed_token = ? WHERE id = ? AND feed_token IS NULL",
+  );
 
   return {
     createProperty(ownerId, name) {
@@ -45,6 +53,12 @@ export function propertyQueries(db: Database.Database): PropertyQueries {
     getPropertyByFeedToken(feedToken) {
       const row = byFeedToken.get(feedToken);
       return row && toProperty(row);
+    },
+    propertyFeedToken(id, options = {}) {
+      const token = randomBase62(FEED_TOKEN_LENGTH);
+      if (options.rotate) setFeedToken.run(token, id);
+      else firstFeedToken.run(token, id);
+      return one.get(id)?.feed_token ?? undefined;
     },
   };
 }

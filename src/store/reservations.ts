@@ -1,10 +1,11 @@
-// The reservation listing people read (`calsync reservations`); the engine's own reads are in sync-port.ts.
+// The reservation listings people read (`calsync reservations`, the outbound feed); the engine's own reads are in sync-port.ts.
 import type Database from "better-sqlite3";
+import type { OutboundReservation } from "../engine/outbound-feed.js";
 import { PROPERTY_ORDER } from "./properties.js";
 import { toReservationRow, type ReservationDbRow } from "./rows.js";
 import type { Store } from "./types.js";
 
-export type ReservationQueries = Pick<Store, "listReservations">;
+export type ReservationQueries = Pick<Store, "listReservations" | "propertyFeedReservations">;
 
 /** Prepares the reservation listing of one database. */
 export function reservationQueries(db: Database.Database): ReservationQueries {
@@ -15,11 +16,26 @@ export function reservationQueries(db: Database.Database): ReservationQueries {
      WHERE (? IS NULL OR p.owner_id = ?) AND (? IS NULL OR c.property_id = ?) AND (? IS NULL OR r.status = ?)
      ORDER BY ${PROPERTY_ORDER}, r.start, c.seq, r.uid`,
   );
+  // Nothing about the guest is selected: the outbound feed must not be able to leak it.
+  const feedRows = db.prepare<[string], OutboundReservation>(
+    `SELECT r.id, c.source, r.start, r."end", r.kind, r.status FROM reservations r
+     JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ? AND r.status = 'active'`,
+  );
+  // Cancelled rows count too: a cancellation changes the feed (its nights leave it).
+  const lastChange = db.prepare<[string], { at: string | null }>(
+    `SELECT MAX(r.updated_at) AS at FROM reservations r JOIN calendars c ON c.id = r.calendar_id
+     WHERE c.property_id = ?`,
+  );
+  const readFeed = db.transaction((propertyId: string) => ({
+    reservations: feedRows.all(propertyId),
+    updatedAt: lastChange.get(propertyId)?.at ?? null,
+  }));
 
   return {
     listReservations(filter = {}) {
       const { ownerId = null, propertyId = null, status = null } = filter;
       return all.all(ownerId, ownerId, propertyId, propertyId, status, status).map(toReservationRow);
     },
+    propertyFeedReservations: (propertyId) => readFeed(propertyId),
   };
 }

@@ -1,6 +1,7 @@
 // The engine's port (SyncStore) on SQLite: one transaction per calendar, statements prepared once.
 import type Database from "better-sqlite3";
-import type { CalendarRecord, CalendarWrite, FeedEvent } from "../engine/model.js";
+import type { ConflictInput } from "../engine/conflicts.js";
+import type { CalendarRecord, CalendarWrite, FeedEvent, ReservationKind, ReservationStatus } from "../engine/model.js";
 import type { CalendarSource } from "../types.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
 import { newId } from "./ids.js";
@@ -8,7 +9,7 @@ import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./
 import type { Store } from "./types.js";
 
 export type SyncPortQueries = Pick<Store,
-  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordCalendarFailure">;
+  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordCalendarFailure" | "ownerActiveBookings">;
 
 /** Prepares the statements the sync engine runs on one database (the history is in sync-runs.ts). */
 export function syncPortQueries(db: Database.Database): SyncPortQueries {
@@ -31,6 +32,13 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     `UPDATE calendars SET etag = @etag, last_modified = @lastModified, content_hash = @contentHash,
      last_found = @lastFound, last_status = 'success', last_error_code = NULL, last_error_message = NULL,
      last_synced_at = @at WHERE id = @calendarId`,
+  );
+  // One query for the whole owner: double-booking detection needs every property's bookings at once.
+  const activeBookings = db.prepare<[string], BookingRow>(
+    `SELECT r.id, c.property_id, p.name AS property_name, r.calendar_id, c.source, r.kind, r.status, r.start,
+     r."end", r.summary
+     FROM reservations r JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
+     WHERE p.owner_id = ? AND r.status = 'active' AND r.kind = 'booking'`,
   );
   const failure = db.prepare<[string, string, string, string]>(
     `UPDATE calendars SET last_status = 'failed', last_error_code = ?, last_error_message = ?, last_synced_at = ?
@@ -65,6 +73,9 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     async recordCalendarFailure({ calendarId, error, failedAt }) {
       failure.run(error.code, error.message, failedAt.toISOString(), calendarId);
     },
+    async ownerActiveBookings(ownerId) {
+      return activeBookings.all(ownerId).map(toConflictInput);
+    },
   };
 }
 
@@ -77,6 +88,26 @@ function eventParams(event: FeedEvent) {
     summary: event.summary,
     details: JSON.stringify(event.details),
     raw: JSON.stringify(event.raw),
+  };
+}
+
+interface BookingRow {
+  id: string; property_id: string; property_name: string; calendar_id: string; source: string; kind: string;
+  status: string; start: string; end: string; summary: string;
+}
+
+function toConflictInput(row: BookingRow): ConflictInput {
+  return {
+    id: row.id,
+    propertyId: row.property_id,
+    propertyName: row.property_name,
+    calendarId: row.calendar_id,
+    source: row.source as CalendarSource,
+    kind: row.kind as ReservationKind,
+    status: row.status as ReservationStatus,
+    start: row.start,
+    end: row.end,
+    summary: row.summary,
   };
 }
 

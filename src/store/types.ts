@@ -1,4 +1,5 @@
 // Records the store hands to the doors (CLI, server). The engine's own view is engine/store-port.ts.
+import type { OutboundReservation } from "../engine/outbound-feed.js";
 import type { SyncStore } from "../engine/store-port.js";
 import type { ReservationDetails, ReservationKind, ReservationStatus, SyncTrigger } from "../engine/model.js";
 import type { CalendarSource, SyncErrorCode } from "../types.js";
@@ -99,6 +100,11 @@ export interface Store extends SyncStore {
   removeProperty(id: string): boolean;
   setPropertyFeedToken(id: string, feedToken: string): void;
   getPropertyByFeedToken(feedToken: string): Property | undefined;
+  /**
+   * The property's outbound feed token, created (32 random base62 characters) on first use;
+   * `rotate` replaces it, so the old URL stops working. Undefined when there is no such property.
+   */
+  propertyFeedToken(id: string, options?: { rotate?: boolean }): string | undefined;
 
   createCalendar(input: { propertyId: string; url: string; source: CalendarSource }): Calendar;
   listCalendars(filter?: { ownerId?: string; propertyId?: string }): Calendar[];
@@ -108,6 +114,11 @@ export interface Store extends SyncStore {
 
   /** Reservations ordered by property, start, calendar. */
   listReservations(filter?: { ownerId?: string; propertyId?: string; status?: ReservationStatus }): ReservationRow[];
+  /**
+   * The active reservations of every calendar of a property, as its outbound feed needs them, and the
+   * latest `updated_at` of any of its reservations (cancelled ones too; null when it has none).
+   */
+  propertyFeedReservations(propertyId: string): { reservations: OutboundReservation[]; updatedAt: string | null };
 
   listSyncRuns(filter?: { ownerId?: string; limit?: number }): SyncRunRow[];
 
