@@ -1,4 +1,14 @@
 // Builds small .ics feeds for tests, with dates relative to today so tests never go stale.
+//
+//   import { buildIcs, day } from "./helpers/ics.js";
+//   const feed = buildIcs([
+//     { uid: "stay-1", start: day(3), end: day(7), summary: "Reserved" },         // all-day, 4 nights
+//     { uid: "gone", start: day(10), end: day(12), status: "CANCELLED" },        // STATUS:CANCELLED
+//     { start: day(20), summary: "Blocked" },                                     // no UID, no DTEND (1 night)
+//     { uid: "visit", start: "2031-01-02T15:00:00Z", end: "2031-01-02T16:00:00Z" }, // timed, UTC
+//   ]);
+//
+// Leave a field out and its line is left out, so missing UID/DTEND/SUMMARY can be tested too.
 
 /** Today + `offset` days as a local `YYYY-MM-DD`. */
 export function day(offset: number): string {
