@@ -5,6 +5,7 @@ import type { Store } from "../store/types.js";
 import type { AccessLogLine } from "./access-log.js";
 import { authenticate } from "./auth.js";
 import { errorResponse, jsonResponse } from "./errors.js";
+import { maskFeedPath, registerOutboundFeedRoute } from "./outbound-route.js";
 import { requestIdOf } from "./request-id.js";
 import { createSyncRunner, type SyncRunner } from "./single-flight.js";
 
@@ -76,7 +77,7 @@ export function createApp(options: AppOptions): H3 {
     }
     options.logger?.({
       method: event.req.method,
-      path: event.url.pathname,
+      path: maskFeedPath(event.url.pathname),
       status: response.status,
       ms: Math.round(performance.now() - started),
       requestId: state.requestId,
@@ -98,6 +99,8 @@ export function createApp(options: AppOptions): H3 {
   app.all(SYNC_PATH, (event) =>
     errorResponse(405, "method_not_allowed", stateOf(event).requestId, { allow: "POST" }),
   );
+
+  registerOutboundFeedRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId });
 
   app.get("/healthz", (event) => {
     const { requestId } = stateOf(event);

@@ -1,0 +1,84 @@
+// GET /ical/<feedToken>.ics: a property's merged feed for the channels' "import calendar" boxes.
+// Channels cannot send headers, so there is no API key: the feed token in the path is the secret.
+import type { H3, H3Event } from "h3";
+import type { Store } from "../store/types.js";
+import { CALENDAR_SOURCES } from "../types.js";
+import { errorBody, jsonResponse } from "./errors.js";
+import { parseExclude, renderPropertyFeed } from "./property-feed.js";
+
+/** Route of the outbound feed; `:file` is `<feedToken>.ics`. */
+export const OUTBOUND_FEED_ROUTE = "/ical/:file";
+
+/** Options of `registerOutboundFeedRoute`. */
+export interface OutboundFeedRouteOptions {
+  store: Store;
+  /** The request id the app's middleware logs for this request. */
+  requestIdOf: (event: H3Event) => string;
+}
+
+/** Adds `GET /ical/<feedToken>.ics[?exclude=airbnb,booking]` (HEAD too) to `app`. */
+export function registerOutboundFeedRoute(app: H3, options: OutboundFeedRouteOptions): void {
+  app.get(OUTBOUND_FEED_ROUTE, (event) => {
+    const requestId = options.requestIdOf(event);
+    const token = feedTokenOf(event.url.pathname);
+    const property = token === undefined ? undefined : options.store.getPropertyByFeedToken(token);
+    if (!property) {
+      const message = "no such calendar feed; a rotated feed URL stops working (calsync property feed ID prints the current one)";
+      return jsonResponse(404, errorBody("not_found", message), requestId);
+    }
+
+    const exclude = parseExclude(event.url.searchParams.getAll("exclude"));
+    if (!exclude.ok) return invalidExclude(exclude.unknown, requestId);
+
+    const feed = renderPropertyFeed(options.store, property, exclude.sources);
+    const headers = {
+      etag: feed.etag,
+      "last-modified": feed.lastModified.toUTCString(),
+      // Revalidate on every poll: after a sync (or a rotation) the next fetch must see it.
+      "cache-control": "no-cache",
+      "x-request-id": requestId,
+    };
+    if (matchesEtag(event.req.headers.get("if-none-match"), feed.etag)) {
+      return new Response(null, { status: 304, statusText: "Not Modified", headers });
+    }
+    return new Response(feed.body, {
+      status: 200,
+      statusText: "OK",
+      headers: { "content-type": "text/calendar; charset=utf-8", ...headers },
+    });
+  });
+}
+
+/** The request path with any feed token replaced by `***`, for access logs. */
+export function maskFeedPath(path: string): string {
+  return path.replace(/\/ical\/([^/]+)/gi, (_match, file: string) => `/ical/***${/\.ics$/i.test(file) ? ".ics" : ""}`);
+}
+
+// The last path segment, so the route works mounted under a prefix too.
+function feedTokenOf(pathname: string): string | undefined {
+  const file = pathname.slice(pathname.lastIndexOf("/") + 1);
+  const token = file.endsWith(".ics") ? file.slice(0, -".ics".length) : "";
+  return /^[A-Za-z0-9]+$/.test(token) ? token : undefined;
+}
+
+// If-None-Match uses weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`; `*` matches any feed.
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  return header.split(",").some((tag) => {
+    const value = tag.trim();
+    return value === "*" || value.replace(/^W\//, "") === etag;
+  });
+}
+
+function invalidExclude(unknown: string, requestId: string): Response {
+  const name = JSON.stringify(unknown.slice(0, 40));
+  const body = {
+    ok: false,
+    error: { code: "invalid_request", message: `unknown source ${name} in exclude; use ${CALENDAR_SOURCES.join(", ")}` },
+  };
+  return new Response(JSON.stringify(body), {
+    status: 400,
+    statusText: "Bad Request",
+    headers: { "content-type": "application/json", "x-request-id": requestId },
+  });
+}
