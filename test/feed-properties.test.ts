@@ -108,3 +108,48 @@ describe("feed invariants (fast-check)", () => {
     );
   });
 });
+
+describe("parser invariants (fast-check)", () => {
+  /** Tokens that break parsers: line ends, folds, component markers, separators, odd characters. */
+  const token = fc.constantFrom(
+    "\r", "\n", "\r\n ", "\n\t", "BEGIN:VEVENT\n", "END:VEVENT\n", "END:VCALENDAR", "BEGIN:VCALENDAR\n",
+    ";TZID=Mars/X", ";VALUE=DATE", ":", ";", ",", "\\", "\uFFFD", "\u0000", "\uFEFF", "__proto__", "RRULE:FREQ=SECONDLY\n",
+    "DTSTART:", "99999999", "T25", "UID:", "RECURRENCE-ID:20310101\n", "EXDATE:x\n",
+  );
+  const edit = fc.record({ at: fc.nat(), cut: fc.nat({ max: 40 }), insert: fc.array(fc.oneof(token, fc.string({ maxLength: 8 })), { maxLength: 3 }) });
+
+  it("never throws on a mangled feed: events, or not_icalendar / parse_error", () => {
+    fc.assert(
+      fc.property(feedArb, fc.array(edit, { maxLength: 6 }), (events, edits) => {
+        let text = buildIcs(events);
+        for (const { at, cut, insert } of edits) {
+          const i = at % (text.length + 1);
+          text = text.slice(0, i) + insert.join("") + text.slice(i + cut);
+        }
+        const result = parseFeed(text, { source: "airbnb", now });
+        if (result.ok) expect(new Set(result.events.map((e) => e.uid)).size).toBe(result.events.length);
+        else expect(["not_icalendar", "parse_error"]).toContain(result.error.code);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reads every all-day date exactly as written", () => {
+    const date = fc.date({ min: new Date(1990, 0, 1), max: new Date(2090, 11, 31), noInvalidDate: true });
+    fc.assert(
+      fc.property(date, fc.integer({ min: 1, max: 400 }), (first, nights) => {
+        const start = local(first);
+        const end = local(new Date(first.getFullYear(), first.getMonth(), first.getDate() + nights));
+        const [event] = parse([{ uid: "x", start, end }], "other");
+        expect([event?.start, event?.end]).toEqual([start, end]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+/** `YYYY-MM-DD` of a date by its local fields. */
+function local(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
