@@ -148,6 +148,23 @@ describe("parseFeed: recurring events", () => {
   });
 });
 
+describe("parseFeed: recurrence budget", () => {
+  const dailySeries = (count: number) =>
+    calendar(...Array.from({ length: count }, (_, i) => vevent(`UID:s${i}`, "DTSTART;VALUE=DATE:20300101", "RRULE:FREQ=DAILY", "SUMMARY:Owner")));
+
+  it("expands 40 daily series over the whole window", () => {
+    // one year back and 730 days ahead: 1095 or 1096 days each
+    const list = events(dailySeries(40), { now: new Date(2031, 0, 1) });
+    expect(list.length).toBeGreaterThanOrEqual(40 * 1095);
+    expect(list.length).toBeLessThanOrEqual(40 * 1096);
+  });
+
+  it("fails a feed whose series expand past 50,000 occurrences instead of cutting it short", () => {
+    const result = parseFeed(dailySeries(100), { source: "google", now: new Date(2031, 0, 1) });
+    expect(result).toEqual({ ok: false, error: { code: "parse_error", message: "feed expands to more than 50000 recurring occurrences" } });
+  });
+});
+
 describe("parseFeed: not a calendar", () => {
   const error = (text: string) => {
     const result = parseFeed(text, { source: "airbnb", now });

@@ -23,6 +23,12 @@ export interface ParseFeedOptions {
 /** Result of parsing one feed: events, or why the body is not a usable calendar. */
 export type ParseFeedResult = { ok: true; events: FeedEvent[] } | { ok: false; error: SyncError };
 
+/**
+ * Most occurrences all recurring series of one feed may expand to (about half a second of work).
+ * A feed beyond it fails with parse_error rather than being cut short: a cut feed would cancel.
+ */
+const MAX_RECURRING_OCCURRENCES = 50_000;
+
 const RAW_FIELDS = {
   UID: "uid",
   SUMMARY: "summary",
@@ -53,10 +59,18 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
     // Duplicate identities count once: the last one wins (a Map, so "__proto__" is just a key).
     const events = new Map<string, FeedEvent>();
     const zone = calendarZone(parsed);
+    let budget = MAX_RECURRING_OCCURRENCES;
     for (const key of Object.keys(parsed)) {
       const component = parsed[key];
       if (component?.type !== "VEVENT") continue;
-      for (const occurrence of quietly(() => expandOccurrences(component, { ...options, calendarZone: zone }))) {
+      const window = { ...options, calendarZone: zone, maxOccurrences: budget + 1 };
+      const occurrences = quietly(() => expandOccurrences(component, window));
+      if (component.rrule) budget -= occurrences.length;
+      if (budget < 0) {
+        const message = `feed expands to more than ${MAX_RECURRING_OCCURRENCES} recurring occurrences`;
+        return { ok: false, error: { code: "parse_error", message } };
+      }
+      for (const occurrence of occurrences) {
         const event = toFeedEvent(occurrence, options.source, zone);
         if (!event) continue;
         events.delete(event.uid);

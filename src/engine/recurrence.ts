@@ -21,6 +21,8 @@ export interface RecurrenceWindow {
   horizonDays?: number;
   /** The calendar's X-WR-TIMEZONE, where floating times are read. */
   calendarZone?: string;
+  /** Most occurrences returned for one series (capped at 5000). @default 5000 */
+  maxOccurrences?: number;
 }
 
 /** Days before `now` still expanded, so that a stay in progress keeps its identity. */
@@ -52,16 +54,17 @@ export function expandOccurrences(event: VEvent, window: RecurrenceWindow): Occu
   }
 
   const from = new Date(window.now.getTime() - PAST_DAYS * DAY_MS);
-  const to = cappedEnd(event, from, new Date(window.now.getTime() + (window.horizonDays ?? 730) * DAY_MS));
-  const instances = ical.expandRecurringEvent(event, { from, to }).slice(0, MAX_OCCURRENCES);
+  const limit = Math.max(0, Math.min(MAX_OCCURRENCES, window.maxOccurrences ?? MAX_OCCURRENCES));
+  const to = cappedEnd(event, from, new Date(window.now.getTime() + (window.horizonDays ?? 730) * DAY_MS), limit);
+  const instances = limit === 0 ? [] : ical.expandRecurringEvent(event, { from, to }).slice(0, limit);
   return instances.map((instance) => {
     const original = instance.isOverride && isDate(instance.event.recurrenceid) ? instance.event.recurrenceid : instance.start;
     return { event: instance.event, start: instance.start, end: instance.end, allDay, recurrenceKey: keyOf(original) };
   });
 }
 
-/** Shortens the window so a dense rule yields at most MAX_OCCURRENCES (a rough upper bound, by rule parts). */
-function cappedEnd(event: VEvent, from: Date, to: Date): Date {
+/** Shortens the window so a dense rule yields at most `limit` occurrences (a rough upper bound, by rule parts). */
+function cappedEnd(event: VEvent, from: Date, to: Date, limit: number): Date {
   const options = event.rrule?.options ?? {};
   const period = PERIOD_MS[String(options["freq"]).toUpperCase()] ?? DAY_MS;
   const interval = Math.max(1, Number(options["interval"]) || 1);
@@ -71,7 +74,7 @@ function cappedEnd(event: VEvent, from: Date, to: Date): Date {
     if (Array.isArray(value) && value.length > 0) perPeriod *= value.length;
   }
   const start = isDate(event.start) && event.start > from ? event.start : from;
-  const span = (MAX_OCCURRENCES / perPeriod) * period * interval;
+  const span = (Math.max(1, limit) / perPeriod) * period * interval;
   return new Date(Math.min(to.getTime(), start.getTime() + span));
 }
 
