@@ -122,9 +122,10 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
   if (!isValidDate(start)) return null;
   let startText: string;
   let endText: string;
+  // A DTEND on or before DTSTART is read like a missing one (one night; an instant when timed): DTSTART
+  // is what channels get right. Swapping could turn a typo into a long stay; dropping would cancel one.
   if (allDay) {
     startText = formatDate(start);
-    // DTEND on or before DTSTART on a date event: read it as the one night it starts on.
     endText = isValidDate(end) && formatDate(end) > startText ? formatDate(end) : formatDate(addLocalDays(start, 1));
   } else {
     const from = stableInstant(start, zone);
