@@ -142,4 +142,13 @@ describe("findConflicts", () => {
   it("finds nothing in an empty list", () => {
     expect(findConflicts([])).toEqual([]);
   });
+
+  it("with `today`, keeps only conflicts with a night on or after that date", () => {
+    const past = [booking({ calendarId: "cal_airbnb", start: day(-9), end: day(-5) }), booking({ calendarId: "cal_booking", start: day(-7), end: day(-3) })];
+    const endsToday = [booking({ calendarId: "cal_airbnb", start: day(-2), end: day(0) }), booking({ calendarId: "cal_booking", start: day(-1), end: day(1) })];
+    const running = [booking({ calendarId: "cal_airbnb", start: day(3), end: day(6) }), booking({ calendarId: "cal_booking", start: day(5), end: day(8) })];
+    const all = [...past, ...endsToday, ...running];
+    expect(findConflicts(all)).toHaveLength(3);
+    expect(findConflicts(all, { today }).map((c) => [c.from, c.to])).toEqual([[day(5), day(6)]]);
+  });
 });
