@@ -26,6 +26,12 @@ export function printSyncResponse(
 ): void {
   if (options.json) writeJson(context, response);
   else writeText(context, formatSyncReport(response, { paint: stdoutPaint(context), dryRun: options.dryRun }));
+  // A double booking is a warning, not a failure: the exit code stays that of the calendars.
+  const conflicts = response.conflicts?.length ?? 0;
+  if (conflicts > 0) {
+    const where = options.json ? "see conflicts in the JSON, or: calsync conflicts" : "see above, or: calsync conflicts";
+    context.logger.warn(`${plural(conflicts, "double booking", "double bookings")}: the same nights are sold on more than one calendar (${where})`);
+  }
   context.exitCode = response.ok ? EXIT.ok : EXIT.partial;
 }
 
@@ -47,7 +53,7 @@ export function formatSyncReport(response: SyncResponse, options: { paint: Paint
   ];
   const table = formatTable(columns, response.results.map((entry) => resultRow(entry, paint)), paint);
   const dryRun = options.dryRun ? ` — ${paint("yellow", "dry run, nothing was written")}` : "";
-  return `${table}${formatConflicts(response, paint)}\n${summaryLine(response, paint)}${dryRun}\n`;
+  return `${table}${formatConflicts(response, paint, options.dryRun)}\n${summaryLine(response, paint)}${dryRun}\n`;
 }
 
 function resultRow(entry: SyncResultEntry, paint: Paint): string[] {
@@ -67,14 +73,16 @@ function resultRow(entry: SyncResultEntry, paint: Paint): string[] {
   ];
 }
 
-function formatConflicts(response: SyncResponse, paint: Paint): string {
+function formatConflicts(response: SyncResponse, paint: Paint, dryRun = false): string {
   const conflicts = response.conflicts ?? [];
   if (conflicts.length === 0) return "";
   const lines = conflicts.map((conflict) => {
     const who = conflict.reservations.map((r) => `${r.source} "${r.summary}"`).join(", ");
     return `  ${conflict.propertyName}, ${conflict.from} → ${conflict.to}: ${who}`;
   });
-  return `\n${paint("yellow", `Double bookings (${conflicts.length}):`)}\n${lines.join("\n")}\n`;
+  // A dry run wrote nothing, so its double bookings are those already stored.
+  const title = `Double bookings (${conflicts.length}${dryRun ? ", as stored before this dry run" : ""}):`;
+  return `\n${paint("yellow", title)}\n${lines.join("\n")}\n`;
 }
 
 function summaryLine(response: SyncResponse, paint: Paint): string {

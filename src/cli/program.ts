@@ -3,7 +3,9 @@ import { Command } from "@commander-js/extra-typings";
 import { createRequire } from "node:module";
 import type { CliContext } from "./context.js";
 import { calendarCommand } from "./commands/calendar.js";
+import { conflictsCommand } from "./commands/conflicts.js";
 import { demoCommand } from "./commands/demo.js";
+import { exportCommand } from "./commands/export.js";
 import { ownerCommand } from "./commands/owner.js";
 import { propertyCommand } from "./commands/property.js";
 import { reservationsCommand } from "./commands/reservations.js";
@@ -38,6 +40,8 @@ export function buildProgram(context: CliContext): Command {
     propertyCommand(context),
     calendarCommand(context),
     reservationsCommand(context),
+    conflictsCommand(context),
+    exportCommand(context),
     demoCommand(context),
   ];
   for (const command of commands) program.addCommand(command);

@@ -1,5 +1,6 @@
-// `calsync property add|list|remove`: the rentals whose calendars are synced.
+// `calsync property add|list|remove|feed`: the rentals whose calendars are synced, and their outbound feed URL.
 import { Command } from "@commander-js/extra-typings";
+import { DEFAULT_BASE_URL } from "../../sdk/options.js";
 import type { Property, Store } from "../../store/types.js";
 import { CliFailure, UsageError, type CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption } from "../options.js";
@@ -20,7 +21,7 @@ export function requireProperty(store: Store, id: string): Property {
 
 /** Builds the `property` command group. */
 export function propertyCommand(context: CliContext) {
-  const property = new Command("property").description("Add, list and remove properties (rentals)");
+  const property = new Command("property").description("Add, list and remove properties (rentals); print their feed URL");
 
   property
     .command("add")
@@ -79,5 +80,46 @@ export function propertyCommand(context: CliContext) {
       writeText(context, `Removed property ${removed.id} "${removed.name}" and its ${plural(calendars, "calendar", "calendars")}.`);
     });
 
+  property
+    .command("feed")
+    .description("Print the property's outbound feed URL, to paste into each channel's \"import calendar\" box")
+    .argument("<id>", "property id (see: calsync property list)")
+    .option("--rotate", "issue a new feed token: the old URL stops working (404)")
+    .option("--base-url <url>", "public address of your calsync server (default: $CALSYNC_BASE_URL, else http://localhost:8787)")
+    .addOption(jsonOption())
+    .addOption(dbOption())
+    .addHelpText("after", "\nSee docs/two-way-sync.md. Example:\n  calsync property feed prp_… --base-url https://cal.example.com")
+    .action((id, options) => {
+      const envBase = context.io.env.CALSYNC_BASE_URL?.trim() || undefined;
+      const source = options.baseUrl !== undefined ? "--base-url" : "CALSYNC_BASE_URL";
+      const base = feedBaseUrl(options.baseUrl ?? envBase ?? DEFAULT_BASE_URL, source);
+      const store = context.store(options.db);
+      const found = requireProperty(store, id);
+      const token = store.propertyFeedToken(found.id, { rotate: options.rotate ?? false });
+      if (token === undefined) throw new CliFailure(`no property "${id}" (see: calsync property list)`, 1);
+      const url = `${base}/ical/${token}.ics`;
+      if (options.json) return writeJson(context, { propertyId: found.id, url });
+      writeText(context, url);
+      if (options.rotate) context.logger.warn("New feed URL: the old one now answers 404. Paste this one into every channel.");
+      context.logger.info("Give each channel this URL with its own name excluded, e.g. …?exclude=airbnb for Airbnb.");
+      if (options.baseUrl === undefined && envBase === undefined) {
+        context.logger.info("Channels need an address they can reach: pass --base-url https://… (or set CALSYNC_BASE_URL).");
+      }
+    });
+
   return property;
+}
+
+// The server's public address without a trailing slash; a path prefix (behind a proxy) is kept.
+function feedBaseUrl(value: string, source: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new UsageError(`${source} is not a URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(`${source} must be an http:// or https:// address, got ${url.protocol}`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
