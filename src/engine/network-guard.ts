@@ -18,12 +18,17 @@ export interface BlockedAddressError extends Error {
 /** True when `ip` is not a public unicast address (loopback, private, link-local, CGNAT, unique-local, …). */
 export function isBlockedAddress(ip: string): boolean {
   const bare = ip.startsWith("[") && ip.endsWith("]") ? ip.slice(1, -1) : ip;
+  let address: ipaddr.IPv4 | ipaddr.IPv6;
   try {
     // process() unwraps IPv4-mapped IPv6 (::ffff:127.0.0.1), so it is judged as the IPv4 it reaches.
-    return ipaddr.process(bare).range() !== "unicast";
+    address = ipaddr.process(bare);
   } catch {
     return true; // not an IP address we understand: refuse rather than guess
   }
+  // ipaddr.js calls the deprecated IPv4-compatible form (::7f00:1, RFC 4291 §2.5.5.1) unicast;
+  // no public feed lives there, and some stacks route it to the embedded IPv4.
+  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return true;
+  return address.range() !== "unicast";
 }
 
 /** Builds the Error a guarded lookup reports for `hostname` resolving to `address`. */
@@ -37,14 +42,31 @@ export function blockedAddressError(hostname: string, address: string): BlockedA
   return error;
 }
 
+/** Resolves every address of a host, as `dns.lookup(hostname, { all: true })` does. */
+export type Resolver = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
+
+/** Options of `guardedLookup` beyond `allowPrivate`; tests use them, the real path takes the defaults. */
+export interface GuardedLookupOptions {
+  /** Which addresses are refused. @default isBlockedAddress */
+  isBlocked?: (ip: string) => boolean;
+  /** Name resolution. @default dns.lookup */
+  resolve?: Resolver;
+}
+
 /**
  * A `net`/`tls` `lookup` that resolves every address of a host and refuses the connection when any
  * of them is blocked (unless `allowPrivate`); answers in the shape asked for (`all` true or false).
  */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    const asked: dns.LookupOptions = typeof options === "object" && options !== null ? options : {};
-    dns.lookup(hostname, { ...asked, all: true }, (error, addresses) => {
+export function guardedLookup(allowPrivate: boolean, options: GuardedLookupOptions = {}): LookupFunction {
+  const isBlocked = options.isBlocked ?? isBlockedAddress;
+  const resolve: Resolver = options.resolve ?? dns.lookup;
+  return (hostname, lookupOptions, callback) => {
+    const asked: dns.LookupOptions = typeof lookupOptions === "object" && lookupOptions !== null ? lookupOptions : {};
+    resolve(hostname, { ...asked, all: true }, (error, addresses) => {
       if (error) {
         callback(error, asked.all ? [] : "", undefined);
         return;
@@ -58,7 +80,7 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
         return;
       }
       // Any blocked address refuses the host: connecting tries them in turn (happy eyeballs).
-      const blocked = allowPrivate ? undefined : addresses.find((entry) => isBlockedAddress(entry.address));
+      const blocked = allowPrivate ? undefined : addresses.find((entry) => isBlocked(entry.address));
       if (blocked) {
         callback(blockedAddressError(hostname, blocked.address), asked.all ? [] : "", undefined);
         return;
