@@ -20,6 +20,22 @@ describe("maskUrl", () => {
       "https://calendar.google.com/calendar/ical/owner%40example.com/private-0123456789abcdef0123456789abcdef/basic.ics",
       "https://calendar.google.com/calendar/ical/owner%40example.com/***/basic.ics",
     ],
+    [
+      "masks Booking.com's t= token",
+      "https://admin.booking.com/hotel/hoteladmin/ical.html?t=7d3c9a1e-55b2-4f0e-9c6d-2b8e4a1f3c70",
+      "https://admin.booking.com/hotel/hoteladmin/ical.html?t=***",
+    ],
+    [
+      "masks a Google secret address and keeps the calendar id and file name",
+      "https://calendar.google.com/calendar/ical/abc%40group.calendar.google.com/private-0123456789abcdef0123456789abcdef/basic.ics",
+      "https://calendar.google.com/calendar/ical/abc%40group.calendar.google.com/***/basic.ics",
+    ],
+    [
+      "masks an iCloud published-calendar token",
+      "webcal://p23-caldav.icloud.com/published/2/MTAxNzg5NjQ4MTAxNzg5NlbR0dBw7XZC2Fh9rKq3jM1uYt8oWc4vPn",
+      "webcal://p23-caldav.icloud.com/published/2/***",
+    ],
+    ["masks a long mixed-case token that happens to hold no digit", "https://ical.example.com/feed/QwErTyUiOpAsDfGhJkLzXcVbNm.ics", "https://ical.example.com/feed/***.ics"],
     ["masks a UUID path segment", "https://feeds.example.com/cal/6f1c2d3e-4b5a-4c6d-8e7f-901234567890/export", "https://feeds.example.com/cal/***/export"],
     ["masks a long mixed letters+digits token", "https://ical.example.com/export/Xk29fLq81ZpR0vTw7YbN.ics", "https://ical.example.com/export/***.ics"],
     ["masks user and password", "https://owner:hunter2@cal.example.com/feed.ics", "https://***@cal.example.com/feed.ics"],
@@ -34,6 +50,9 @@ describe("maskUrl", () => {
   it("keeps short words and plain numbers readable", () => {
     expect(maskUrl("https://example.com/listing/98765432101234/calendar-export.ics")).toBe(
       "https://example.com/listing/98765432101234/calendar-export.ics",
+    );
+    expect(maskUrl("https://www.tripadvisor.com/VacationRentalCalendar/ical/853412.ics")).toBe(
+      "https://www.tripadvisor.com/VacationRentalCalendar/ical/853412.ics",
     );
   });
 

@@ -45,7 +45,7 @@ function maskSegment(segment: string): string {
   return isSecret(decoded) ? MASK : segment;
 }
 
-/** True for tokens: long mixed letters+digits, long hex, UUIDs, Google's `private-<hex>`. */
+/** True for tokens: long mixed letters+digits, long hex, UUIDs, long mixed-case base64url, Google's `private-<hex>`. */
 function isSecret(value: string): boolean {
   if (/^private-[0-9a-f]{8,}$/i.test(value)) return true;
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return true;
@@ -54,6 +54,8 @@ function isSecret(value: string): boolean {
   if (value.length >= 16 && /^[A-Za-z0-9_\-.~=+%]+$/.test(value) && /[A-Za-z]/.test(value) && /[0-9]/.test(value)) {
     return true;
   }
+  // A long base64url token can lack digits by chance (~2 % at 24 characters); mixed case still gives it away.
+  if (value.length >= 24 && /^[A-Za-z0-9_-]+$/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value)) return true;
   // Google's secret calendar id (`<hex>@group.calendar.google.com` is public; a long mixed local part is not).
   const at = value.indexOf("@");
   if (at > 0 && isSecret(value.slice(0, at))) return true;
