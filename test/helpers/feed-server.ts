@@ -11,6 +11,8 @@ export interface RouteSpec {
   headers?: Record<string, string>;
   /** Sent as `ETag`; a request whose `If-None-Match` matches gets 304. */
   etag?: string;
+  /** Sent as `Last-Modified`; a request without `If-None-Match` whose `If-Modified-Since` is not older gets 304. */
+  lastModified?: string;
   /** Wait this long before answering. */
   delayMs?: number;
   /** Gzip the body and send `Content-Encoding: gzip`. */
@@ -21,6 +23,8 @@ export interface RouteSpec {
   hang?: boolean;
   /** Destroy the socket without answering. */
   destroy?: boolean;
+  /** Send the headers and this many bytes of the body, then destroy the socket. */
+  destroyAfterBytes?: number;
   /** Answer 302 to this location (absolute or relative). */
   redirectTo?: string;
 }
@@ -35,6 +39,8 @@ export interface FeedServer {
   /** The absolute URL of `path`; with `spec`, also serves `spec` there (routes match on the path without query). */
   url(path: string, spec?: RouteSpec | RouteHandler): string;
   /** Serves `spec` at `path` (replacing any previous route there). */
+  setRoute(path: string, spec: RouteSpec | RouteHandler): void;
+  /** Same as `setRoute`. */
   route(path: string, spec: RouteSpec | RouteHandler): void;
   /** Every request received, in order (`path` includes the query). */
   requests: Array<{ path: string; headers: IncomingHttpHeaders }>;
@@ -42,8 +48,25 @@ export interface FeedServer {
   close(): Promise<void>;
 }
 
-/** Starts a feed server on 127.0.0.1 with a free port. Unknown paths answer 404. */
-export async function startFeedServer(): Promise<FeedServer> {
+/** Options of `startFeedServer`. */
+export interface FeedServerOptions {
+  /** A loopback address to listen on (e.g. `127.0.0.2` for a second "host"). @default "127.0.0.1" */
+  host?: string;
+}
+
+/**
+ * Starts a feed server on a loopback address with a free port. Unknown paths answer 404.
+ *
+ * ```ts
+ * const feeds = await startFeedServer();            // in beforeAll; `await feeds.close()` in afterAll
+ * const url = feeds.url("/airbnb.ics", { body: ics, etag: '"v1"' });
+ * feeds.setRoute("/down.ics", { status: 503 });
+ * feeds.setRoute("/old.ics", { redirectTo: "/airbnb.ics" });
+ * feeds.requests.at(-1)?.headers["if-none-match"];
+ * ```
+ */
+export async function startFeedServer(options: FeedServerOptions = {}): Promise<FeedServer> {
+  const host = options.host ?? "127.0.0.1";
   const routes = new Map<string, RouteSpec | RouteHandler>();
   const requests: FeedServer["requests"] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -77,9 +100,12 @@ export async function startFeedServer(): Promise<FeedServer> {
     else answer();
   });
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, () => resolve());
+  });
   const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   const route = (path: string, spec: RouteSpec | RouteHandler) => {
     routes.set(pathOnly(path), spec);
   };
@@ -90,6 +116,7 @@ export async function startFeedServer(): Promise<FeedServer> {
       if (spec) route(path, spec);
       return `${baseUrl}${path.startsWith("/") ? "" : "/"}${path}`;
     },
+    setRoute: route,
     route,
     requests,
     close() {
@@ -114,12 +141,11 @@ function serve(
     return;
   }
   const headers: Record<string, string> = { "content-type": "text/calendar; charset=utf-8", ...spec.headers };
-  if (spec.etag !== undefined) {
-    headers.etag = spec.etag;
-    if (req.headers["if-none-match"] === spec.etag) {
-      res.writeHead(304, headers).end();
-      return;
-    }
+  if (spec.etag !== undefined) headers.etag = spec.etag;
+  if (spec.lastModified !== undefined) headers["last-modified"] = spec.lastModified;
+  if (notModified(req, spec)) {
+    res.writeHead(304, headers).end();
+    return;
   }
   let body = typeof spec.body === "string" ? Buffer.from(spec.body, "utf8") : (spec.body ?? Buffer.alloc(0));
   if (spec.gzip) {
@@ -127,6 +153,12 @@ function serve(
     headers["content-encoding"] = "gzip";
   }
   const status = spec.status ?? 200;
+  if (spec.destroyAfterBytes !== undefined) {
+    // Promise the whole body, send part of it, then cut the connection.
+    res.writeHead(status, { ...headers, "content-length": String(body.length) });
+    res.write(body.subarray(0, spec.destroyAfterBytes), () => later(20, () => res.destroy()));
+    return;
+  }
   if (!spec.trickleBytesPerSecond) {
     if (!hasHeader(headers, "content-length") && !hasHeader(headers, "transfer-encoding")) {
       headers["content-length"] = String(body.length);
@@ -150,6 +182,15 @@ function serve(
     later(1000 / ticksPerSecond, tick);
   };
   tick();
+}
+
+// RFC 9110 §13.2.2: If-None-Match decides when present; If-Modified-Since only without it.
+function notModified(req: IncomingMessage, spec: RouteSpec): boolean {
+  const ifNoneMatch = req.headers["if-none-match"];
+  if (ifNoneMatch !== undefined) return spec.etag !== undefined && ifNoneMatch === spec.etag;
+  const ifModifiedSince = req.headers["if-modified-since"];
+  if (ifModifiedSince === undefined || spec.lastModified === undefined) return false;
+  return Date.parse(ifModifiedSince) >= Date.parse(spec.lastModified);
 }
 
 function pathOnly(path: string): string {
