@@ -1,8 +1,10 @@
-// fetchFeed against real loopback servers: bodies, validators, error codes, limits, redirects, the guard.
+// fetchFeed against real loopback servers: bodies, validators, error codes, limits, redirects, webcal.
+// The private-network guard on real connections is in fetch-feed-guard.test.ts.
 import net from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchFeed } from "../src/engine/fetch-feed.js";
+import { fetchFeed, toHttpUrl } from "../src/engine/fetch-feed.js";
+import { SDK_VERSION } from "../src/sdk/version.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
 
 const ICS = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nEND:VCALENDAR\r\n";
@@ -54,8 +56,38 @@ describe("fetchFeed: answers", () => {
     const seen = feeds.requests.filter((r) => r.path === "/headers.ics").at(-1)!;
     expect(seen.headers.accept).toBe("text/calendar, */*;q=0.5");
     expect(seen.headers["accept-encoding"]).toBe("gzip, deflate, br");
-    expect(seen.headers["user-agent"]).toBe("calsync/0.1");
+    expect(seen.headers["user-agent"]).toBe(`calsync/${SDK_VERSION}`);
     expect(seen.headers["if-none-match"]).toBeUndefined();
+    expect(seen.headers["if-modified-since"]).toBeUndefined();
+  });
+
+  it("sends the User-Agent it is given", async () => {
+    await fetchFeed(feeds.url("/ua.ics", { body: ICS }), { ...loopback, userAgent: "calsync-demo/1.0" });
+    expect(feeds.requests.filter((r) => r.path === "/ua.ics").at(-1)!.headers["user-agent"]).toBe("calsync-demo/1.0");
+  });
+
+  it("answers not_modified on 304 to If-Modified-Since alone", async () => {
+    const lastModified = "Wed, 01 Jan 2025 00:00:00 GMT";
+    const url = feeds.url("/dated.ics", { body: ICS, lastModified });
+    expect(await fetchFeed(url, loopback)).toMatchObject({ kind: "ok", lastModified, etag: null });
+    expect(await fetchFeed(url, { ...loopback, lastModified })).toEqual({ kind: "not_modified" });
+  });
+
+  it("reports a 304 it did not ask for as http_error", async () => {
+    const result = await fetchFeed(feeds.url("/unasked-304.ics", { status: 304 }), loopback);
+    expect(errorOf(result)).toMatchObject({ code: "http_error", httpStatus: 304 });
+  });
+
+  it("sends credentials from the URL as Basic auth, not in the request line", async () => {
+    const url = feeds.url("/private.ics", { body: ICS }).replace("http://", "http://owner:s%C3%A9same@");
+    expect(await fetchFeed(url, loopback)).toMatchObject({ kind: "ok", body: ICS });
+    const seen = feeds.requests.filter((r) => r.path === "/private.ics").at(-1)!;
+    expect(seen.headers.authorization).toBe(`Basic ${Buffer.from("owner:sésame").toString("base64")}`);
+  });
+
+  it("does not throw on credentials that are not valid percent-encoding", async () => {
+    const url = feeds.url("/odd-credentials.ics", { body: ICS }).replace("http://", "http://a%zz:b@");
+    expect(await fetchFeed(url, loopback)).toMatchObject({ kind: "ok" });
   });
 
   it.each([
@@ -115,6 +147,14 @@ describe("fetchFeed: failures", () => {
 
   it("reports a connection dropped without an answer as fetch_failed", async () => {
     expect(errorOf(await fetchFeed(feeds.url("/drop.ics", { destroy: true }), loopback)).code).toBe("fetch_failed");
+  });
+
+  it.each([
+    ["plain", false],
+    ["gzipped", true],
+  ])("reports a %s body cut off mid-way as fetch_failed, not a truncated feed", async (_name, gzip) => {
+    const url = feeds.url(`/cut-${gzip}.ics`, { body: ICS.repeat(200), gzip, destroyAfterBytes: 100 });
+    expect(errorOf(await fetchFeed(url, { ...loopback, timeoutMs: 5_000 })).code).toBe("fetch_failed");
   });
 
   it("reports an unknown host as fetch_failed", async () => {
@@ -236,12 +276,26 @@ describe("fetchFeed: redirects", () => {
     feeds.route("/to-file", { redirectTo: "file:///etc/passwd" });
     expect(errorOf(await fetchFeed(feeds.url("/to-file"), loopback)).code).toBe("fetch_failed");
   });
+});
 
-  it("refuses a redirect to a private address when private networks are not allowed", async () => {
-    // The first hop would have to be public to show this end to end; tests stay on loopback, so
-    // the per-hop check is shown here on the hop's IP literal (and in network-guard.test.ts on lookups).
-    const result = await fetchFeed("http://169.254.169.254/latest/meta-data/", { allowPrivateNetworks: false });
-    expect(errorOf(result).code).toBe("blocked_address");
+describe("toHttpUrl", () => {
+  it.each([
+    ["webcal://cal.example.com/feed.ics?s=1", "https://cal.example.com/feed.ics?s=1"],
+    ["webcals://cal.example.com/feed.ics", "https://cal.example.com/feed.ics"],
+    ["WebCal://Cal.Example.com:8443/a.ics", "https://cal.example.com:8443/a.ics"],
+    ["  https://cal.example.com/feed.ics  ", "https://cal.example.com/feed.ics"],
+    ["http://cal.example.com/feed.ics", "http://cal.example.com/feed.ics"],
+  ])("reads %j as %s", (input, expected) => {
+    expect(String(toHttpUrl(input))).toBe(expected);
+  });
+
+  it("resolves a redirect's relative location against the current URL", () => {
+    expect(String(toHttpUrl("../b.ics", new URL("https://h.example/x/y/a.ics")))).toBe("https://h.example/x/b.ics");
+    expect(String(toHttpUrl("webcal://other.example/c.ics", new URL("https://h.example/a")))).toBe("https://other.example/c.ics");
+  });
+
+  it.each(["ftp://h.example/a.ics", "file:///etc/passwd", "data:text/calendar,BEGIN", "not a url"])("refuses %j with a message", (input) => {
+    expect(typeof toHttpUrl(input)).toBe("string");
   });
 });
 
@@ -264,37 +318,5 @@ describe("fetchFeed: webcal", () => {
     } finally {
       await new Promise((resolve) => tcp.close(resolve));
     }
-  });
-});
-
-describe("fetchFeed: private-network guard", () => {
-  it("refuses the loopback feed server by default, and the server sees no request", async () => {
-    const path = "/guarded.ics";
-    const url = feeds.url(path, { body: ICS });
-    const error = errorOf(await fetchFeed(url));
-    expect(error.code).toBe("blocked_address");
-    expect(error.message).toContain("127.0.0.1");
-    expect(feeds.requests.some((r) => r.path === path)).toBe(false);
-  });
-
-  it.each([
-    ["localhost", "localhost"],
-    ["a short IPv4 form", "127.1"],
-    ["a hex IPv4", "0x7f000001"],
-    ["a decimal IPv4", "2130706433"],
-    ["IPv6 loopback", "[::1]"],
-    ["IPv4-mapped IPv6", "[::ffff:127.0.0.1]"],
-    ["the unspecified address", "0.0.0.0"],
-    ["a private address", "10.0.0.1"],
-  ])("refuses %s (%s)", async (_name, host) => {
-    const port = new URL(feeds.baseUrl).port;
-    const path = `/odd-${encodeURIComponent(host)}.ics`;
-    const result = await fetchFeed(`http://${host}:${port}${path}`, { timeoutMs: 5_000 });
-    expect(errorOf(result).code).toBe("blocked_address");
-    expect(feeds.requests.some((r) => r.path === path)).toBe(false);
-  });
-
-  it("reaches the loopback feed server when private networks are allowed", async () => {
-    expect(await fetchFeed(feeds.url("/allowed.ics", { body: ICS }), { allowPrivateNetworks: true })).toMatchObject({ kind: "ok" });
   });
 });

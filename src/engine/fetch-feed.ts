@@ -1,10 +1,12 @@
 // Fetches one feed (CONTRACT §4–§5): webcal mapping, conditional GET, manual redirects through the
 // private-network guard, one total deadline, a cap on the decoded body. Failures are values, never throws.
 import { Agent, request } from "undici";
+import { SDK_VERSION } from "../sdk/version.js";
 import type { SyncError } from "../types.js";
+import { blocked, fail, httpError, networkFailure, timedOut, tooLarge } from "./fetch-errors.js";
 import { readFeedBody } from "./feed-body.js";
 import { maskUrl } from "./mask-url.js";
-import { BLOCKED_ADDRESS_CODE, blockedAddressError, guardedLookup, ipLiteralOf, isBlockedAddress } from "./network-guard.js";
+import { guardedLookup, ipLiteralOf, isBlockedAddress } from "./network-guard.js";
 
 /** Options of `fetchFeed`. */
 export interface FetchFeedOptions {
@@ -22,6 +24,8 @@ export interface FetchFeedOptions {
   allowPrivateNetworks?: boolean;
   /** Cancels the fetch (reported as `fetch_failed`). */
   signal?: AbortSignal;
+  /** Sent as `User-Agent`. @default "calsync/<package version>" */
+  userAgent?: string;
 }
 
 /** What fetching a feed gave. */
@@ -30,66 +34,79 @@ export type FetchFeedResult =
   | { kind: "ok"; body: string; etag: string | null; lastModified: string | null; finalUrl: string }
   | { kind: "error"; error: SyncError };
 
-const DEFAULTS = { timeoutMs: 20_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 };
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Decides whether a resolved (or literal) address may be connected to; true refuses it. */
+export type AddressPolicy = (ip: string) => boolean;
 
-// One pool per guard setting; the lookup runs on every new connection, so each redirect hop and
-// every address a name resolves to is checked where it is connected.
-const agents = new Map<boolean, Agent>();
-function agentFor(allowPrivate: boolean): Agent {
-  let agent = agents.get(allowPrivate);
+const DEFAULTS = { timeoutMs: 20_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 };
+const USER_AGENT = `calsync/${SDK_VERSION}`;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+// setTimeout fires at once (with a warning on stderr) for anything longer than this.
+const MAX_TIMER_MS = 2_147_483_647;
+const allowAll: AddressPolicy = () => false;
+
+// One pool per policy (in practice two: guarded and allowAll). The lookup runs on every new
+// connection, so each redirect hop and every address a name resolves to is checked where it is connected.
+const agents = new Map<AddressPolicy, Agent>();
+function agentFor(policy: AddressPolicy): Agent {
+  let agent = agents.get(policy);
   if (!agent) {
-    agent = new Agent({ connect: { lookup: guardedLookup(allowPrivate) } });
-    agents.set(allowPrivate, agent);
+    agent = new Agent({ connect: { lookup: guardedLookup(false, { isBlocked: policy }) } });
+    agents.set(policy, agent);
   }
   return agent;
 }
 
 /** Fetches a feed URL and returns its body, `not_modified`, or a `SyncError` with a masked, human message. */
-export async function fetchFeed(url: string, options: FetchFeedOptions = {}): Promise<FetchFeedResult> {
-  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+export function fetchFeed(url: string, options: FetchFeedOptions = {}): Promise<FetchFeedResult> {
+  return fetchFeedGuarded(url, options, isBlockedAddress);
+}
+
+/**
+ * `fetchFeed` with `isBlocked` deciding which addresses are private. Internal: tests use it to let a
+ * loopback server stand in for a public host; `fetchFeed` always passes `isBlockedAddress`.
+ */
+export async function fetchFeedGuarded(url: string, options: FetchFeedOptions, isBlocked: AddressPolicy): Promise<FetchFeedResult> {
+  const timeoutMs = Math.min(Math.max(options.timeoutMs ?? DEFAULTS.timeoutMs, 1), MAX_TIMER_MS);
   const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
   const maxRedirects = options.maxRedirects ?? DEFAULTS.maxRedirects;
-  const allowPrivate = options.allowPrivateNetworks ?? false;
+  const policy = options.allowPrivateNetworks ? allowAll : isBlocked;
 
+  // One controller for the whole fetch: the deadline and the caller's signal both end every hop and the body.
   const controller = new AbortController();
-  let timedOut = false;
+  let deadlinePassed = false;
   const timer = setTimeout(() => {
-    timedOut = true;
+    deadlinePassed = true;
     controller.abort();
   }, timeoutMs);
   const onAbort = () => controller.abort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
-
-  const deadlineError = (): FetchFeedResult =>
-    timedOut
-      ? fail("timeout", `feed did not answer within ${formatSeconds(timeoutMs)}`)
-      : fail("fetch_failed", "fetch of the feed was cancelled");
+  const aborted = (): FetchFeedResult =>
+    deadlinePassed ? timedOut(timeoutMs) : fail("fetch_failed", "fetch of the feed was cancelled");
 
   try {
-    if (options.signal?.aborted) return deadlineError();
+    if (options.signal?.aborted) return aborted();
     let current = toHttpUrl(url);
     if (typeof current === "string") return fail("fetch_failed", current);
     const seen = new Set<string>();
 
     for (let hop = 0; ; hop++) {
+      // Node connects to an IP literal without a lookup, so literals are checked here, on every hop.
       const literal = ipLiteralOf(current.hostname);
-      if (literal && !allowPrivate && isBlockedAddress(literal)) return blocked(blockedAddressError(current.hostname, literal));
+      if (literal && policy(literal)) return blocked(current.hostname, literal);
       seen.add(current.href);
 
       let response: Awaited<ReturnType<typeof request>>;
       try {
         response = await request(requestUrl(current), {
           method: "GET",
-          dispatcher: agentFor(allowPrivate),
+          dispatcher: agentFor(policy),
           headers: requestHeaders(current, options),
           signal: controller.signal,
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
         });
       } catch (error) {
-        if (controller.signal.aborted) return deadlineError();
-        return networkFailure(error, current);
+        return controller.signal.aborted ? aborted() : networkFailure(error, current);
       }
       const { statusCode, headers, body } = response;
       // Undici emits 'error' on a body destroyed before its end (our early exits, the deadline);
@@ -111,7 +128,7 @@ export async function fetchFeed(url: string, options: FetchFeedOptions = {}): Pr
       }
       if (statusCode < 200 || statusCode > 299) {
         body.destroy();
-        return { kind: "error", error: { code: "http_error", message: `feed answered HTTP ${statusCode}`, httpStatus: statusCode } };
+        return httpError(statusCode);
       }
       const declared = Number(first(headers["content-length"]));
       if (Number.isFinite(declared) && declared > maxBytes) {
@@ -123,8 +140,7 @@ export async function fetchFeed(url: string, options: FetchFeedOptions = {}): Pr
       try {
         read = await readFeedBody(body, first(headers["content-encoding"]), maxBytes);
       } catch (error) {
-        if (controller.signal.aborted) return deadlineError();
-        return networkFailure(error, current);
+        return controller.signal.aborted ? aborted() : networkFailure(error, current);
       }
       if (read.kind === "too_large") return tooLarge(maxBytes);
       if (read.kind === "bad_encoding") return fail("fetch_failed", `feed used an unsupported content encoding (${read.encoding})`);
@@ -144,7 +160,7 @@ export async function fetchFeed(url: string, options: FetchFeedOptions = {}): Pr
 }
 
 /** Parses a feed URL (relative to `base` for a redirect); `webcal(s):` means `https:`. Returns a message on failure. */
-function toHttpUrl(raw: string, base?: URL): URL | string {
+export function toHttpUrl(raw: string, base?: URL): URL | string {
   const mapped = raw.trim().replace(/^webcals?:/i, "https:");
   let parsed: URL;
   try {
@@ -171,74 +187,26 @@ function requestHeaders(url: URL, options: FetchFeedOptions): Record<string, str
   const headers: Record<string, string> = {
     accept: "text/calendar, */*;q=0.5",
     "accept-encoding": "gzip, deflate, br",
-    "user-agent": "calsync/0.1",
+    "user-agent": options.userAgent ?? USER_AGENT,
   };
   if (options.etag) headers["if-none-match"] = options.etag;
   if (options.lastModified) headers["if-modified-since"] = options.lastModified;
+  // Credentials come from this hop's URL only, so a redirect never carries them to another host.
   if (url.username || url.password) {
-    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    const credentials = `${safeDecode(url.username)}:${safeDecode(url.password)}`;
     headers.authorization = `Basic ${Buffer.from(credentials).toString("base64")}`;
   }
   return headers;
 }
 
-/** Maps a connection failure to `blocked_address` or `fetch_failed`, with a message free of the URL's secrets. */
-function networkFailure(error: unknown, url: URL): FetchFeedResult {
-  const blockedCause = findCause(error, (e) => e.code === BLOCKED_ADDRESS_CODE);
-  if (blockedCause) return blocked(blockedCause as unknown as ReturnType<typeof blockedAddressError>);
-  const code = findCause(error, (e) => typeof e.code === "string")?.code;
-  const host = url.host;
-  switch (code) {
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return fail("fetch_failed", `feed host ${url.hostname} was not found`);
-    case "ECONNREFUSED":
-      return fail("fetch_failed", `feed host ${host} refused the connection`);
-    case "ECONNRESET":
-    case "UND_ERR_SOCKET":
-    case "EPIPE":
-      return fail("fetch_failed", `feed host ${host} closed the connection`);
-    case "UND_ERR_CONNECT_TIMEOUT":
-      return fail("fetch_failed", `feed host ${host} could not be reached`);
-    default:
-      if (typeof code === "string" && /CERT|SSL|TLS/.test(code)) return fail("fetch_failed", `feed host ${host} has an untrusted TLS certificate`);
-      return fail("fetch_failed", `could not fetch the feed from ${maskUrl(url.href)}${code ? ` (${code})` : ""}`);
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
   }
-}
-
-function findCause(error: unknown, test: (e: { code?: unknown }) => boolean): { code?: unknown } | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
-    const candidate = current as { code?: unknown; cause?: unknown };
-    if (test(candidate)) return candidate;
-    current = candidate.cause;
-  }
-  return undefined;
-}
-
-function blocked(error: { hostname: string; address: string }): FetchFeedResult {
-  const where = error.hostname === error.address ? error.address : `${error.hostname} (${error.address})`;
-  return fail("blocked_address", `feed address ${where} is private or local; refused (allow with --allow-private-networks)`);
-}
-
-function tooLarge(maxBytes: number): FetchFeedResult {
-  return fail("too_large", `feed is larger than ${formatBytes(maxBytes)}`);
-}
-
-function fail(code: SyncError["code"], message: string): FetchFeedResult {
-  return { kind: "error", error: { code, message } };
 }
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
 }
