@@ -16,8 +16,7 @@ export function exportCommand(context: CliContext) {
     .option(
       "--exclude <sources>",
       `leave out these channels' reservations: ${CALENDAR_SOURCES.join(", ")} (comma-separated or repeated)`,
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     )
     .option("--out <file>", "write the feed to this file instead of stdout")
     .addOption(jsonOption())
@@ -28,7 +27,7 @@ export function exportCommand(context: CliContext) {
         "Example:\n  calsync export --property prp_… --exclude airbnb --out loft.ics",
     )
     .action((options) => {
-      const exclude = parseExclude(options.exclude);
+      const exclude = parseExclude(options.exclude ?? []);
       if (!exclude.ok) {
         throw new UsageError(`--exclude: unknown source ${JSON.stringify(exclude.unknown)} (one of ${CALENDAR_SOURCES.join(", ")})`);
       }
