@@ -91,7 +91,8 @@ describe("calsync sync --local, progress and flags", () => {
   it("draws a progress line on stderr when it is a terminal, keeping stdout pure JSON", async () => {
     const { db } = await setup([
       { url: feeds.url("/p1.ics", { body: ics("p1") }), source: "airbnb" },
-      { url: feeds.url("/p2.ics", { body: ics("p2") }), source: "booking" },
+      // Other nights than p1's: a double booking would add its warning after the progress line.
+      { url: feeds.url("/p2.ics", { body: buildIcs([{ uid: "p2", start: day(20), end: day(23), summary: "Reserved p2" }]) }), source: "booking" },
     ]);
     const result = await runCli(["sync", "--local", "--allow-private-networks", "--json", "--db", db], { stderrTTY: true });
     expect(result.code).toBe(0);
