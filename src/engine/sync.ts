@@ -55,7 +55,9 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   const { propertiesChecked, calendars } = await options.store.ownerCalendars(options.ownerId);
 
   let done = 0;
-  const results = await Promise.all(
+  // Settle every calendar before anything is reported or thrown: a store fault in one calendar must not
+  // end the run while others are still writing (a caller would think the owner idle and start again).
+  const settled = await Promise.allSettled(
     calendars.map(async (calendar) => {
       const entry = await syncCalendar(calendar, options, limiter, clock);
       options.onProgress?.({
@@ -68,6 +70,9 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       return entry;
     }),
   );
+  const fault = settled.find((outcome) => outcome.status === "rejected");
+  if (fault) throw fault.reason;
+  const results = settled.map((outcome) => (outcome as PromiseFulfilledResult<SyncResultEntry>).value);
 
   // Read back after every calendar is written, so a booking one channel sold during this run counts.
   const bookings = await options.store.ownerActiveBookings(options.ownerId);
@@ -136,7 +141,7 @@ async function syncCalendar(
     await keepState(calendar.etag, calendar.lastModified);
     return entryOf(calendar, unchanged);
   }
-  const contentHash = createHash("sha256").update(fetched.body).digest("hex");
+  const contentHash = fingerprint(fetched.body, clock());
   if (contentHash === calendar.contentHash) {
     await keepState(fetched.etag, fetched.lastModified);
     return entryOf(calendar, unchanged);
@@ -195,4 +200,15 @@ function hostOf(url: string): string {
   } catch {
     return "";
   }
+}
+
+// Bump when parsing or channel rules change, so an upgrade re-reads feeds whose bytes did not change.
+const RULES_VERSION = 1;
+
+/**
+ * Identifies a body as parsed on one day: recurring events expand relative to today, so an
+ * unchanged body is parsed again once a day and its window rolls forward.
+ */
+function fingerprint(body: string, now: Date): string {
+  return createHash("sha256").update(`calsync-rules-${RULES_VERSION}\n${formatDate(now)}\n`).update(body).digest("hex");
 }
