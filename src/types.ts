@@ -75,7 +75,7 @@ export interface ConflictReservation {
 export interface Conflict {
   propertyId: string;
   propertyName: string;
-  /** First night in conflict (`YYYY-MM-DD` or ISO-8601 UTC). */
+  /** First night in conflict (`YYYY-MM-DD`). */
   from: string;
   /** Exclusive end of the overlap. */
   to: string;
@@ -100,6 +100,7 @@ export type ApiErrorCode =
   | "invalid_token"
   | "expired_token"
   | "revoked_token"
+  | "invalid_request"
   | "not_found"
   | "method_not_allowed"
   | "internal_error";

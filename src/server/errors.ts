@@ -7,6 +7,7 @@ const MESSAGES: Record<ApiErrorCode, string> = {
   invalid_token: "the API token is malformed or unknown",
   expired_token: "the API token has expired",
   revoked_token: "the API token has been revoked",
+  invalid_request: "the request's parameters are not valid",
   not_found: "no such endpoint; the API is POST /api/v1/calendars/sync",
   method_not_allowed: "use POST for /api/v1/calendars/sync",
   internal_error: "unexpected server error",
@@ -16,6 +17,7 @@ const MESSAGES: Record<ApiErrorCode, string> = {
 const REASONS: Record<number, string> = {
   200: "OK",
   207: "Multi-Status",
+  400: "Bad Request",
   401: "Unauthorized",
   404: "Not Found",
   405: "Method Not Allowed",
@@ -41,13 +43,13 @@ export function jsonResponse(
   });
 }
 
-/** An error response: the status, the error body of `code`, the request id and any extra headers. */
+/** An error response: the status, the error body of `code` (or `message`), the request id and any extra headers. */
 export function errorResponse(
   status: number,
   code: ApiErrorCode,
   requestId: string,
   headers: Record<string, string> = {},
+  message = code === "internal_error" ? `${MESSAGES.internal_error} (request id ${requestId})` : MESSAGES[code],
 ): Response {
-  const message = code === "internal_error" ? `${MESSAGES.internal_error} (request id ${requestId})` : MESSAGES[code];
   return jsonResponse(status, errorBody(code, message), requestId, headers);
 }

@@ -3,7 +3,7 @@
 import type { H3, H3Event } from "h3";
 import type { Store } from "../store/types.js";
 import { CALENDAR_SOURCES } from "../types.js";
-import { errorBody, jsonResponse } from "./errors.js";
+import { errorResponse } from "./errors.js";
 import { parseExclude, renderPropertyFeed } from "./property-feed.js";
 
 /** Route of the outbound feed; `:file` is `<feedToken>.ics`. */
@@ -24,7 +24,7 @@ export function registerOutboundFeedRoute(app: H3, options: OutboundFeedRouteOpt
     const property = token === undefined ? undefined : options.store.getPropertyByFeedToken(token);
     if (!property) {
       const message = "no such calendar feed; a rotated feed URL stops working (calsync property feed ID prints the current one)";
-      return jsonResponse(404, errorBody("not_found", message), requestId);
+      return errorResponse(404, "not_found", requestId, {}, message);
     }
 
     const exclude = parseExclude(event.url.searchParams.getAll("exclude"));
@@ -72,13 +72,6 @@ function matchesEtag(header: string | null, etag: string): boolean {
 
 function invalidExclude(unknown: string, requestId: string): Response {
   const name = JSON.stringify(unknown.slice(0, 40));
-  const body = {
-    ok: false,
-    error: { code: "invalid_request", message: `unknown source ${name} in exclude; use ${CALENDAR_SOURCES.join(", ")}` },
-  };
-  return new Response(JSON.stringify(body), {
-    status: 400,
-    statusText: "Bad Request",
-    headers: { "content-type": "application/json", "x-request-id": requestId },
-  });
+  const message = `unknown source ${name} in exclude; use ${CALENDAR_SOURCES.join(", ")}`;
+  return errorResponse(400, "invalid_request", requestId, {}, message);
 }
