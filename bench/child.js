@@ -1,0 +1,33 @@
+// Entry of one benchmark child process: `node bench/child.js <task> '<json config>'`, forked by run.js.
+// Sends `{ type: "result", data }` (or `{ type: "error", message }`) over IPC, then exits.
+const [task, configText] = process.argv.slice(2);
+const config = JSON.parse(configText ?? "{}");
+
+const tasks = {
+  floor: async () => (await import("./floor-task.js")).runFloor(config),
+  scale: async () => (await import("./scale.js")).runScale(config),
+  server: async () => (await import("./server-load.js")).runServerLoad(config),
+  cpu: async () => (await import("./cpu.js")).runCpu(config),
+};
+
+try {
+  const run = tasks[task];
+  if (!run) throw new Error(`unknown bench task "${task}"`);
+  const data = await run();
+  await send({ type: "result", data });
+} catch (error) {
+  await send({ type: "error", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  process.exitCode = 1;
+}
+// Nothing may keep a finished child alive (an unref'd timer, a pooled socket): the parent waits on exit.
+process.disconnect?.();
+setTimeout(() => process.exit(), 200).unref();
+
+function send(message) {
+  return new Promise((resolve) => {
+    if (!process.send) {
+      process.stdout.write(`${JSON.stringify(message, null, 2)}\n`);
+      resolve();
+    } else process.send(message, () => resolve());
+  });
+}

@@ -1,0 +1,165 @@
+// Turns the children's raw figures into the results document (ratios, targets) and the stdout table.
+import { round } from "./common.js";
+
+/** The issue's targets; each compares one figure of the results with a bound. */
+const TARGETS = [
+  { id: "firstSync", label: "first sync ≤ 1.3 × floor", bound: 1.3, unit: "×" },
+  { id: "unchangedResync", label: "unchanged re-sync ≤ 1.1 × floor", bound: 1.1, unit: "×" },
+  { id: "peakRss1000", label: "peak RSS at N = 1000 < 150 MiB", bound: 150, unit: "MiB", strict: true },
+  { id: "rssGrowth", label: "RSS growth N = 1000 → 5000 < 20 %", bound: 20, unit: "%", strict: true },
+  { id: "cpuPerCalendar", label: "CPU per calendar (parse + diff + write) < 1 ms", bound: 1, unit: "ms", strict: true },
+];
+
+/** Builds the results document from the run's options and the children's answers. */
+export function buildResults({ options, startedAt, durationS, scale, server, cpu }) {
+  const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
+    const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
+    const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
+    return {
+      n,
+      floor: { ms: round(floorMs, 1), beforeMs: floorBefore.passesMs[0], afterMs: floorAfter.passesMs[0], msPerCalendar: round(floorMs / n, 3) },
+      dryRun: against(run.dryRun),
+      first: against(run.first),
+      unchanged: against(run.unchanged),
+      changed: against(run.changed),
+      memory: run.memory,
+      counts: run.counts,
+      checks: [...run.checks, { ok: floorBefore.failures + floorAfter.failures === 0, what: "every floor fetch answered 200" }],
+    };
+  });
+  const at = (n) => series.find((entry) => entry.n === n);
+  const headline = at(1000) ?? series[series.length - 1];
+  const rssGrowth =
+    at(1000) && at(5000) ? round(((at(5000).memory.peakRssMiB - at(1000).memory.peakRssMiB) / at(1000).memory.peakRssMiB) * 100, 1) : null;
+  const values = {
+    firstSync: headline?.first.ratio ?? null,
+    unchangedResync: headline?.unchanged.ratio ?? null,
+    peakRss1000: at(1000)?.memory.peakRssMiB ?? null,
+    rssGrowth,
+    cpuPerCalendar: cpu?.create.cpuMsPerCalendar ?? null,
+  };
+  const targets = TARGETS.map(({ id, label, bound, unit, strict }) => {
+    const value = values[id];
+    const result = value === null ? "skipped" : (strict ? value < bound : value <= bound) ? "PASS" : "MISS";
+    return { id, label, bound, unit, value, result };
+  });
+  const checks = [
+    ...series.flatMap((entry) => entry.checks.map((c) => ({ ...c, what: `N=${entry.n}: ${c.what}` }))),
+    ...(server?.checks ?? []).map((c) => ({ ...c, what: `server: ${c.what}` })),
+    ...(cpu?.checks ?? []).map((c) => ({ ...c, what: `cpu: ${c.what}` })),
+  ];
+  return {
+    benchmark: "calsync",
+    startedAt,
+    durationS: round(durationS, 1),
+    options,
+    headlineN: headline?.n ?? null,
+    scale: series,
+    server,
+    cpu,
+    targets,
+    checks: { passed: checks.filter((c) => c.ok).length, failed: checks.filter((c) => !c.ok).map((c) => c.what) },
+  };
+}
+
+/** The human table printed on stdout. */
+export function formatTable(results) {
+  const { options: o } = results;
+  const out = [];
+  out.push(
+    `calsync bench · ${results.startedAt.slice(0, 10)} · Node ${o.node} · ${o.cpus} CPUs · feed latency ${o.latencyMs} ms · ` +
+      `${o.hosts} loopback hosts · limits ${o.concurrency} at once, ${o.perHost} per host`,
+    "",
+  );
+  const headline = results.scale.find((entry) => entry.n === results.headlineN);
+  if (headline) {
+    out.push(`Sync against the floor (N = ${headline.n} calendars, 20 events each; floor = plain fetch, same limits)`);
+    out.push(
+      ...grid(
+        ["scenario", "wall", "× floor", "CPU/calendar"],
+        [
+          ["floor", secs(headline.floor.ms), "1.000", ""],
+          ["dry run (empty store)", secs(headline.dryRun.ms), fixed(headline.dryRun.ratio, 3), ms(headline.dryRun.cpuMsPerCalendar)],
+          ["first sync (all created)", secs(headline.first.ms), fixed(headline.first.ratio, 3), ms(headline.first.cpuMsPerCalendar)],
+          ["unchanged re-sync (304)", secs(headline.unchanged.ms), fixed(headline.unchanged.ratio, 3), ms(headline.unchanged.cpuMsPerCalendar)],
+          [`re-sync, ${headline.changed.feedsChanged} feeds changed`, secs(headline.changed.ms), fixed(headline.changed.ratio, 3), ms(headline.changed.cpuMsPerCalendar)],
+        ],
+      ),
+      `  floor before/after: ${secs(headline.floor.beforeMs)} / ${secs(headline.floor.afterMs)}`,
+      "",
+    );
+  }
+  out.push("Scale (one owner, one calendar per property; each N in its own process)");
+  out.push(
+    ...grid(
+      ["N", "floor/cal", "first/cal", "× floor", "unchanged/cal", "× floor", "CPU/cal first", "peak RSS"],
+      results.scale.map((e) => [
+        String(e.n),
+        ms(e.floor.msPerCalendar),
+        ms(e.first.msPerCalendar),
+        fixed(e.first.ratio, 3),
+        ms(e.unchanged.msPerCalendar),
+        fixed(e.unchanged.ratio, 3),
+        ms(e.first.cpuMsPerCalendar),
+        `${fixed(e.memory.peakRssMiB, 1)} MiB`,
+      ]),
+    ),
+    "",
+  );
+  const s = results.server;
+  if (s) {
+    out.push(`Server: ${s.owners} owners × ${s.calendarsPerOwner} calendars at once, ${s.rounds} rounds (1 first sync, ${s.rounds - 1} unchanged)`);
+    const row = (label, side, x) => [label, side, fixed(x.syncsPerSecond, 1), fixed(x.calendarsPerSecond, 0), ms(x.p50Ms, 0), ms(x.p99Ms, 0), secs(x.wallMs)];
+    out.push(
+      ...grid(
+        ["round", "via", "syncs/s", "calendars/s", "p50", "p99", "wall"],
+        [
+          row("first", "local syncOwner", s.first.local),
+          row("", "POST /api/v1/…/sync", s.first.server),
+          row("unchanged", "local syncOwner", s.resync.local),
+          row("", "POST /api/v1/…/sync", s.resync.server),
+        ],
+      ),
+      `  server ÷ local wall: ${fixed(s.first.server.wallMs / s.first.local.wallMs, 3)} (first), ` +
+        `${fixed(s.resync.server.wallMs / s.resync.local.wallMs, 3)} (unchanged)`,
+      "",
+    );
+  }
+  const c = results.cpu;
+  if (c) {
+    out.push(`CPU per calendar without network (${c.calendars} calendars, ${c.eventsPerFeed}-event feeds of ~${c.bodyBytes} bytes, SQLite file)`);
+    const row = (label, x) => [label, ms(x.cpuMsPerCalendar, 3), ...["hash", "parse", "read", "diff", "write"].map((p) => ms(x.phasesMsPerCalendar[p], 3))];
+    out.push(
+      ...grid(["feed", "CPU", "hash", "parse", "read", "diff", "write"], [row("new (20 inserts)", c.create), row("changed (3 writes)", c.change)]),
+      "",
+    );
+  }
+  out.push("Targets");
+  for (const t of results.targets) {
+    const value = t.value === null ? (t.id === "rssGrowth" ? "run with --full" : "not measured") : `${fixed(t.value, t.unit === "×" ? 3 : t.unit === "ms" ? 3 : 1)} ${t.unit}`;
+    out.push(`  ${t.result.padEnd(7)} ${t.label.padEnd(48)} ${value}`);
+  }
+  out.push("");
+  const { passed, failed } = results.checks;
+  out.push(failed.length === 0 ? `Checks: all ${passed} passed` : `Checks: ${failed.length} FAILED — ${failed.join("; ")}`);
+  out.push(`Took ${fixed(results.durationS, 1)} s`);
+  return out.join("\n");
+}
+
+function grid(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => `  ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("   ")}`;
+  return [line(header), ...rows.map(line)];
+}
+
+function fixed(value, digits) {
+  return Number.isFinite(value) ? value.toFixed(digits) : "–";
+}
+
+function secs(milliseconds) {
+  return `${fixed(milliseconds / 1000, 2)} s`;
+}
+
+function ms(value, digits = 2) {
+  return `${fixed(value, digits)} ms`;
+}

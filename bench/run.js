@@ -1,0 +1,169 @@
+// `npm run bench`: the sync engine against the network floor, measured in one run on this machine.
+// Starts the loopback feed host, runs every measurement in a child process of its own (so each N's
+// peak RSS is its own), prints a table with PASS/MISS per target and writes bench/results/latest.json.
+//
+//   node bench/run.js [--full] [--json] [--latency MS] [--hosts K] [--sizes 100,1000] [--cpu-prof]
+import { fork } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { DEFAULT_LATENCY_MS } from "./feed-host.js";
+import { buildResults, formatTable } from "./report.js";
+
+const HERE = new URL("./", import.meta.url);
+const RESULTS_DIR = new URL("results/", HERE);
+
+const { values: flags } = parseArgs({
+  options: {
+    full: { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
+    latency: { type: "string", default: String(DEFAULT_LATENCY_MS) },
+    hosts: { type: "string", default: "8" },
+    sizes: { type: "string" },
+    "cpu-prof": { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+if (flags.help) {
+  process.stdout.write(
+    "usage: node bench/run.js [--full] [--json] [--latency MS] [--hosts 1-8] [--sizes 100,1000] [--cpu-prof]\n" +
+      "  --full       add N = 5000 to the scale series (and the RSS growth target)\n" +
+      "  --json       print the results document instead of the table\n" +
+      "  --cpu-prof   write a .cpuprofile per child into bench/results/profiles/\n",
+  );
+  process.exit(0);
+}
+if (!existsSync(new URL("../dist/engine/sync.js", HERE))) {
+  process.stderr.write("bench: dist/ is missing: run `npm run build` (or `npm run bench`, which builds first)\n");
+  process.exit(1);
+}
+
+const latencyMs = positiveInt(flags.latency, "--latency", 0);
+const hosts = positiveInt(flags.hosts, "--hosts", 1);
+if (hosts > 8) usage("--hosts must be 1 to 8 (loopback addresses 127.0.0.1 … 127.0.0.8)");
+const sizes = flags.sizes ? flags.sizes.split(",").map((n) => positiveInt(n, "--sizes", 1)) : flags.full ? [100, 1000, 5000] : [100, 1000];
+const childArgv = flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${fileURLToPath(new URL("profiles/", RESULTS_DIR))}`] : [];
+
+const startedAt = new Date().toISOString();
+const t0 = performance.now();
+const host = await startHost({ hosts, latencyMs });
+const scale = [];
+let server;
+let cpu;
+try {
+  for (const n of sizes) {
+    const job = { n, origins: host.origins, set: `n${n}` };
+    // One scale run per N costs about four floors; bound each child by that, generously.
+    const timeoutMs = 60_000 + n * (2 * latencyMs + 20);
+    progress(`N=${n}: floor`);
+    const floorBefore = await runChild("floor", job, timeoutMs);
+    progress(`N=${n}: dry run, first sync, unchanged re-sync, changed re-sync`);
+    const run = await runChild("scale", job, timeoutMs * 4);
+    progress(`N=${n}: floor again`);
+    const floorAfter = await runChild("floor", job, timeoutMs);
+    scale.push({ n, floorBefore, floorAfter, run });
+  }
+  progress("server: 50 owners × 4 calendars");
+  server = await runChild("server", { origins: host.origins, set: "srv" }, 180_000);
+  progress("cpu: parse + diff + write without network");
+  cpu = await runChild("cpu", {}, 120_000);
+} finally {
+  await host.close();
+}
+
+const results = buildResults({
+  options: {
+    latencyMs,
+    hosts,
+    concurrency: 8,
+    perHost: 2,
+    sizes,
+    full: flags.full,
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? "unknown",
+    platform: `${os.platform()} ${os.release()}`,
+  },
+  startedAt,
+  durationS: (performance.now() - t0) / 1000,
+  scale,
+  server,
+  cpu,
+});
+mkdirSync(RESULTS_DIR, { recursive: true });
+writeFileSync(new URL("latest.json", RESULTS_DIR), `${JSON.stringify(results, null, 2)}\n`);
+process.stdout.write(flags.json ? `${JSON.stringify(results, null, 2)}\n` : `${formatTable(results)}\n`);
+progress("wrote bench/results/latest.json");
+if (results.checks.failed.length > 0) process.exitCode = 1;
+
+/** Forks bench/child.js for `task`; resolves with its result, rejects on error, exit or timeout. */
+function runChild(task, config, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    // The child's stdout goes to our stderr: stdout carries only the table or the JSON.
+    const child = fork(fileURLToPath(new URL("child.js", HERE)), [task, JSON.stringify(config)], {
+      execArgv: childArgv,
+      stdio: ["ignore", 2, 2, "ipc"],
+    });
+    let answer;
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`bench ${task} took longer than ${Math.round(timeoutMs / 1000)} s`));
+    }, timeoutMs);
+    child.on("message", (message) => (answer = message));
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (answer?.type === "result") resolve(answer.data);
+      else reject(new Error(`bench ${task} failed (${signal ?? `exit ${code}`}): ${answer?.message ?? "no result"}`));
+    });
+  });
+}
+
+/** Forks the feed host and waits for its origins; `close()` stops it (killing it if it will not go). */
+async function startHost(options) {
+  const child = fork(fileURLToPath(new URL("feed-host.js", HERE)), [JSON.stringify(options)], { stdio: ["ignore", 2, 2, "ipc"] });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const origins = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("feed host did not start within 10 s")), 10_000);
+    child.once("message", (message) => {
+      clearTimeout(timer);
+      if (message?.type === "ready") resolve(message.origins);
+      else reject(new Error("feed host answered oddly"));
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`feed host exited (${code}) before listening`));
+    });
+  }).catch((error) => {
+    child.kill("SIGKILL");
+    throw error;
+  });
+  return {
+    origins,
+    async close() {
+      if (child.connected) child.send({ type: "close" });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function progress(line) {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+function positiveInt(text, name, min) {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) usage(`${name} must be an integer ≥ ${min}, got "${text}"`);
+  return value;
+}
+
+function usage(message) {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
