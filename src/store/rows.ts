@@ -71,19 +71,11 @@ export const toStoredReservation = (row: ReservationDbRow): StoredReservation =>
   details: JSON.parse(row.details) as ReservationDetails,
 });
 
-export const toReservationRow = (row: ReservationDbRow): ReservationRow => ({
-  id: row.id,
-  propertyId: row.property_id!,
-  calendarId: row.calendar_id,
-  source: row.source as CalendarSource,
-  uid: row.uid,
-  kind: row.kind as ReservationKind,
-  status: row.status as ReservationStatus,
-  start: row.start,
-  end: row.end,
-  summary: row.summary,
-  details: JSON.parse(row.details) as ReservationDetails,
-});
+/** A stored reservation with the property and channel of its calendar (the listing's row). */
+export const toReservationRow = (row: ReservationDbRow): ReservationRow => {
+  const { id, calendarId, ...rest } = toStoredReservation(row);
+  return { id, propertyId: row.property_id!, calendarId, source: row.source as CalendarSource, ...rest };
+};
 
 export const toSyncRun = (row: SyncRunDbRow): SyncRunRow => ({
   id: row.id,
