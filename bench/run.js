@@ -43,7 +43,9 @@ const latencyMs = positiveInt(flags.latency, "--latency", 0);
 const hosts = positiveInt(flags.hosts, "--hosts", 1);
 if (hosts > 8) usage("--hosts must be 1 to 8 (loopback addresses 127.0.0.1 … 127.0.0.8)");
 const sizes = flags.sizes ? flags.sizes.split(",").map((n) => positiveInt(n, "--sizes", 1)) : flags.full ? [100, 1000, 5000] : [100, 1000];
-const childArgv = flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${fileURLToPath(new URL("profiles/", RESULTS_DIR))}`] : [];
+const PROFILES_DIR = fileURLToPath(new URL("profiles/", RESULTS_DIR));
+/** Node flags of a child: with --cpu-prof, a profile named after what the child measures. */
+const childArgv = (label) => (flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${PROFILES_DIR}`, `--cpu-prof-name=${label}.cpuprofile`] : []);
 
 const startedAt = new Date().toISOString();
 const t0 = performance.now();
@@ -57,17 +59,17 @@ try {
     // One scale run per N costs about four floors; bound each child by that, generously.
     const timeoutMs = 60_000 + n * (2 * latencyMs + 20);
     progress(`N=${n}: floor`);
-    const floorBefore = await runChild("floor", job, timeoutMs);
+    const floorBefore = await runChild("floor", job, timeoutMs, `floor-n${n}-before`);
     progress(`N=${n}: dry run, first sync, unchanged re-sync, changed re-sync`);
-    const run = await runChild("scale", job, timeoutMs * 4);
+    const run = await runChild("scale", job, timeoutMs * 4, `scale-n${n}`);
     progress(`N=${n}: floor again`);
-    const floorAfter = await runChild("floor", job, timeoutMs);
+    const floorAfter = await runChild("floor", job, timeoutMs, `floor-n${n}-after`);
     scale.push({ n, floorBefore, floorAfter, run });
   }
   progress("server: 50 owners × 4 calendars");
-  server = await runChild("server", { origins: host.origins, set: "srv" }, 180_000);
+  server = await runChild("server", { origins: host.origins, set: "srv" }, 180_000, "server");
   progress("cpu: parse + diff + write without network");
-  cpu = await runChild("cpu", {}, 120_000);
+  cpu = await runChild("cpu", {}, 120_000, "cpu");
 } finally {
   await host.close();
 }
@@ -95,14 +97,15 @@ mkdirSync(RESULTS_DIR, { recursive: true });
 writeFileSync(new URL("latest.json", RESULTS_DIR), `${JSON.stringify(results, null, 2)}\n`);
 process.stdout.write(flags.json ? `${JSON.stringify(results, null, 2)}\n` : `${formatTable(results)}\n`);
 progress("wrote bench/results/latest.json");
+if (flags["cpu-prof"]) progress(`profiles in bench/results/profiles/: node bench/profile-top.js bench/results/profiles/cpu.cpuprofile`);
 if (results.checks.failed.length > 0) process.exitCode = 1;
 
 /** Forks bench/child.js for `task`; resolves with its result, rejects on error, exit or timeout. */
-function runChild(task, config, timeoutMs) {
+function runChild(task, config, timeoutMs, label) {
   return new Promise((resolve, reject) => {
     // The child's stdout goes to our stderr: stdout carries only the table or the JSON.
     const child = fork(fileURLToPath(new URL("child.js", HERE)), [task, JSON.stringify(config)], {
-      execArgv: childArgv,
+      execArgv: childArgv(label),
       stdio: ["ignore", 2, 2, "ipc"],
     });
     let answer;
