@@ -6,6 +6,7 @@ import path from "node:path";
 import { request } from "undici";
 import { openStore } from "../dist/store/index.js";
 import { feedUrl } from "./feed-host.js";
+import { CALENDARS_PER_PROPERTY } from "./feeds.js";
 
 /** Opens a store in a fresh temp directory; `dispose()` closes it and removes the directory. */
 export function tempStore() {
@@ -21,15 +22,19 @@ export function tempStore() {
 }
 
 /**
- * Creates an owner with one property per feed, each with one Airbnb calendar on feed
- * `first + k` of `set` (k < count). Property names sort in feed order, as the engine lists them.
+ * Creates an owner whose properties have `perProperty` Airbnb calendars each, on feeds
+ * `first … first+count−1` of `set` (`first` a multiple of `perProperty`, as feeds.js groups them).
+ * Property names sort in feed order, as the engine lists them.
  */
-export function seedOwner(store, { name, origins, set, first = 0, count }) {
+export function seedOwner(store, { name, origins, set, first = 0, count, perProperty = CALENDARS_PER_PROPERTY }) {
   const owner = store.createOwner(name);
   const urls = [];
+  let property;
   for (let k = 0; k < count; k++) {
     const index = first + k;
-    const property = store.createProperty(owner.id, `${name} property ${String(index).padStart(6, "0")}`);
+    if (k === 0 || index % perProperty === 0) {
+      property = store.createProperty(owner.id, `${name} property ${String(Math.floor(index / perProperty)).padStart(6, "0")}`);
+    }
     const url = feedUrl(origins, set, index);
     store.createCalendar({ propertyId: property.id, url, source: "airbnb" });
     urls.push(url);
@@ -109,7 +114,15 @@ export function percentile(values, p) {
 
 /** Sums the four counts over the results of a Sync response. */
 export function totals(response) {
-  const sum = { found: 0, created: 0, updated: 0, cancelled: 0, failed: response.failed, changedCalendars: 0 };
+  const sum = {
+    found: 0,
+    created: 0,
+    updated: 0,
+    cancelled: 0,
+    failed: response.failed,
+    changedCalendars: 0,
+    conflicts: response.conflicts?.length ?? 0,
+  };
   for (const { result } of response.results) {
     sum.found += result.reservationsFound;
     sum.created += result.reservationsCreated;

@@ -7,31 +7,42 @@ export const EVENTS_PER_FEED = 20;
 /** Feeds fetched (floor) or synced (engine) before timing starts, so pools and the JIT are warm. */
 export const WARM_UP_FEEDS = 16;
 
+/** Calendars per property: Airbnb plus one other channel, the usual set-up. */
+export const CALENDARS_PER_PROPERTY = 2;
+
 /**
- * The .ics body of feed `index` at `version` (0 = as first served). A later version shifts one
- * upcoming stay by a night, drops another and adds a new one: a realistic edit that stays well
- * under the mass-cancellation guard.
+ * The .ics body of feed `index` at `version` (0 = as first served). Feeds `k·perProperty … +perProperty−1`
+ * are the calendars of one property: they share one timeline of stays, each channel lists its own
+ * stays as "Reserved" and the other channels' as "Airbnb (Not available)" blocks, as channels that
+ * import each other's calendars do, so a property has no double booking. A later version shortens
+ * one upcoming stay by a night (later check-in), drops another and adds a new one after the others:
+ * a realistic edit that stays well under the mass-cancellation guard and double-books nothing.
  */
-export function feedBody(index, version, today = new Date()) {
-  const random = prng(index + 1);
+export function feedBody(index, version, today = new Date(), perProperty = CALENDARS_PER_PROPERTY) {
+  const property = Math.floor(index / perProperty);
+  const channel = index % perProperty;
+  const random = prng(property + 1);
   const stamp = `${ymd(today)}T060000Z`;
   const events = [];
   // Start a month back: Airbnb keeps recent past stays in the feed for a while.
   let day = -30 + Math.floor(random() * 5);
   for (let n = 0; n < EVENTS_PER_FEED - 1; n++) {
     const nights = 2 + Math.floor(random() * 6);
-    const block = random() < 0.25;
-    events.push({ n, from: day, to: day + nights, block, code: reservationCode(random), phone: 1000 + Math.floor(random() * 9000) });
+    const ownerBlock = random() < 0.2;
+    const mine = n % perProperty === channel;
+    events.push({ n, from: day, to: day + nights, block: ownerBlock || !mine, code: reservationCode(random), phone: 1000 + Math.floor(random() * 9000) });
     day += nights + Math.floor(random() * 6);
   }
   if (version > 0) {
-    // Upcoming events only, so the change is an update and a cancellation, never a past stay dropped.
-    const upcoming = events.filter((event) => event.from > 7);
+    // Upcoming stays of this channel only, so the change is an update and a cancellation, never a
+    // past stay dropped, and never a night another channel holds.
+    const upcoming = events.filter((event) => event.from > 7 && !event.block);
     const moved = upcoming[version % upcoming.length];
-    if (moved) moved.to += 1;
+    if (moved) moved.from += 1;
     const dropped = upcoming[(version + 3) % upcoming.length];
     if (dropped && dropped !== moved) events.splice(events.indexOf(dropped), 1);
-    events.push({ n: 1000 + version, from: day + 2, to: day + 5, block: false, code: reservationCode(random), phone: 4242 });
+    const from = day + 2 + 4 * channel;
+    events.push({ n: 1000 + version, from, to: from + 3, block: false, code: reservationCode(random), phone: 4242 });
   }
 
   const lines = [

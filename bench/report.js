@@ -89,7 +89,7 @@ export function formatTable(results) {
       "",
     );
   }
-  out.push("Scale (one owner, one calendar per property; each N in its own process)");
+  out.push(`Scale (one owner, ${o.calendarsPerProperty} calendars per property; each N in its own process)`);
   out.push(
     ...grid(
       ["N", "floor/cal", "first/cal", "× floor", "unchanged/cal", "× floor", "CPU/cal first", "peak RSS"],

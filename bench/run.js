@@ -9,6 +9,7 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_LATENCY_MS } from "./feed-host.js";
+import { CALENDARS_PER_PROPERTY } from "./feeds.js";
 import { buildResults, formatTable } from "./report.js";
 
 const HERE = new URL("./", import.meta.url);
@@ -80,6 +81,7 @@ const results = buildResults({
     hosts,
     concurrency: 8,
     perHost: 2,
+    calendarsPerProperty: CALENDARS_PER_PROPERTY,
     sizes,
     full: flags.full,
     node: process.version,

@@ -1,4 +1,4 @@
-// One owner with N calendars (one Airbnb calendar per property), run in its own process so its peak
+// One owner with N calendars (two per property), run in its own process so its peak
 // RSS is this N's alone. Runs, in order: a dry run on the empty store, the first sync (everything
 // created), an unchanged re-sync (304s) and a re-sync with 10 % of the feeds changed. The floor runs
 // in a process of its own (floor-task), so Node's built-in fetch never weighs on the engine's RSS.
@@ -42,6 +42,7 @@ export async function runScale({ n, origins, set, changeFraction = 0.1 }) {
     const checks = [
       check(counts.dryRun.failed === 0 && counts.dryRun.created === n * EVENTS_PER_FEED, "dry run would create every event"),
       check(counts.first.failed === 0 && counts.first.created === n * EVENTS_PER_FEED, "first sync created every event"),
+      check(counts.first.conflicts === 0 && counts.changed.conflicts === 0, "no double booking reported (the feeds have none)"),
       check(firstServed.ok === n, "first sync fetched every body"),
       check(counts.unchanged.failed === 0 && counts.unchanged.changedCalendars === 0, "unchanged re-sync changed nothing"),
       check(unchangedServed.notModified === n, "unchanged re-sync got a 304 for every feed"),
