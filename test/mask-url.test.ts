@@ -42,6 +42,9 @@ describe("maskUrl", () => {
     ["keeps webcal and the port", "webcal://cal.example.com:8443/feed.ics?key=abc", "webcal://cal.example.com:8443/feed.ics?key=***"],
     ["masks a bare token in the query", "https://cal.example.com/feed.ics?9f8e7d6c5b4a39281706f5e4", "https://cal.example.com/feed.ics?***"],
     ["masks the fragment", "https://cal.example.com/feed.ics#token=abc", "https://cal.example.com/feed.ics#***"],
+    ["masks a long lowercase-only token and keeps the extension", "https://example.com/ical/kqzjwmvtprxhlbnsdfgyabcdwx.ics", "https://example.com/ical/***.ics"],
+    ["masks a 19-digit numeric path segment", "https://example.com/export/1234567890123456789/cal.ics", "https://example.com/export/***/cal.ics"],
+    ["masks the value of a matrix ;name=value path parameter", "https://example.com/ical;token=abc123def456ghi789", "https://example.com/ical;token=***"],
     ["leaves a URL without secrets alone", "https://cal.example.com/owners/anna/calendar.ics", "https://cal.example.com/owners/anna/calendar.ics"],
   ])("%s", (_name, input, expected) => {
     expect(maskUrl(input)).toBe(expected);
@@ -54,6 +57,11 @@ describe("maskUrl", () => {
     expect(maskUrl("https://www.tripadvisor.com/VacationRentalCalendar/ical/853412.ics")).toBe(
       "https://www.tripadvisor.com/VacationRentalCalendar/ical/853412.ics",
     );
+  });
+
+  it("keeps an ordinary path of words, short ids and a slug readable", () => {
+    const url = "https://example.com/export/calendar/ical/4521/beach-house-north-wing.ics";
+    expect(maskUrl(url)).toBe(url);
   });
 
   it.each(["", "not a url", "http://", "://missing-scheme"])("answers <invalid url> for %j instead of throwing", (input) => {
