@@ -5,7 +5,7 @@ import type { CalendarSource, SyncError } from "../types.js";
 import { classifyKind, extractDetails } from "./channels.js";
 import { addLocalDays, formatDate } from "./local-date.js";
 import type { FeedEvent } from "./model.js";
-import { expandOccurrences, type Occurrence } from "./recurrence.js";
+import { expandOccurrences, expansionCost, type Occurrence } from "./recurrence.js";
 import { stableInstant } from "./wall-time.js";
 
 export { formatDate } from "./local-date.js";
@@ -24,8 +24,9 @@ export interface ParseFeedOptions {
 export type ParseFeedResult = { ok: true; events: FeedEvent[] } | { ok: false; error: SyncError };
 
 /**
- * Most occurrences all recurring series of one feed may expand to (about half a second of work).
- * A feed beyond it fails with parse_error rather than being cut short: a cut feed would cancel.
+ * Most dates all recurring series of one feed may make the expander visit (by `expansionCost`,
+ * an upper bound known before expanding; a second of work at most). A feed beyond it fails with
+ * parse_error rather than hanging or being cut short: a cut feed would cancel.
  */
 const MAX_RECURRING_OCCURRENCES = 50_000;
 
@@ -63,14 +64,13 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
     for (const key of Object.keys(parsed)) {
       const component = parsed[key];
       if (component?.type !== "VEVENT") continue;
-      const window = { ...options, calendarZone: zone, maxOccurrences: budget + 1 };
-      const occurrences = quietly(() => expandOccurrences(component, window));
-      if (component.rrule) budget -= occurrences.length;
+      const window = { ...options, calendarZone: zone };
+      budget -= expansionCost(component, window);
       if (budget < 0) {
         const message = `feed expands to more than ${MAX_RECURRING_OCCURRENCES} recurring occurrences`;
         return { ok: false, error: { code: "parse_error", message } };
       }
-      for (const occurrence of occurrences) {
+      for (const occurrence of quietly(() => expandOccurrences(component, window))) {
         const event = toFeedEvent(occurrence, options.source, zone);
         if (!event) continue;
         events.delete(event.uid);
