@@ -30,6 +30,9 @@ async function syncedLoft() {
   return { store, ownerId: owner.id, loft, booking, sync, token: store.propertyFeedToken(loft.id)! };
 }
 
+/** Waits until the wall clock enters its next second. */
+const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1005 - (Date.now() % 1000)));
+
 /** The nights (start/end dates) of the active reservations of `propertyId`, sorted. */
 function storedNights(store: Store, propertyId: string, exceptSource?: string): string[] {
   return store
@@ -110,10 +113,12 @@ describe("GET /ical/<feedToken>.ics", () => {
     const { store, booking, sync, token } = await syncedLoft();
     const server = await fixtures.serve(store);
     const url = `${server.url}/ical/${token}.ics`;
+    await nextSecond(); // Last-Modified is sent once the second of the last change is over
     const first = await fetch(url);
     const etag = first.headers.get("etag")!;
     expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
-    expect(first.headers.get("last-modified")).toMatch(/ GMT$/);
+    const lastModified = first.headers.get("last-modified")!;
+    expect(lastModified).toMatch(/ GMT$/);
     const body = await first.text();
 
     await sync(); // unchanged feeds: the served bytes must not change either
@@ -132,6 +137,28 @@ describe("GET /ical/<feedToken>.ics", () => {
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
     expect(feedNights(await changed.text())).not.toContain(`${day(10)}/${day(13)}`);
+  });
+
+  it("answers If-Modified-Since with 304 until the nights change, and never sends a Last-Modified that goes back", async () => {
+    const { store, booking, token } = await syncedLoft();
+    const server = await fixtures.serve(store);
+    const url = `${server.url}/ical/${token}.ics`;
+    await nextSecond();
+    const first = await fetch(url);
+    const lastModified = first.headers.get("last-modified")!;
+    expect(lastModified).toMatch(/ GMT$/);
+    expect((await fetch(url, { headers: { "if-modified-since": lastModified } })).status).toBe(304);
+
+    store.removeCalendar(booking.id);
+    // Within the second of the change no date is sent: a second change in it would carry the same one.
+    const during = await fetch(url, { headers: { "if-modified-since": lastModified } });
+    expect(during.status).toBe(200);
+    expect(feedNights(await during.text())).not.toContain(`${day(10)}/${day(13)}`);
+    await nextSecond();
+    const after = await fetch(url, { headers: { "if-modified-since": lastModified } });
+    expect(after.status).toBe(200);
+    expect(Date.parse(after.headers.get("last-modified")!)).toBeGreaterThan(Date.parse(lastModified));
+    await after.text();
   });
 
   it("stops serving the old URL once the token is rotated (404 with the API's error body)", async () => {

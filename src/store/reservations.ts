@@ -21,14 +21,16 @@ export function reservationQueries(db: Database.Database): ReservationQueries {
     `SELECT r.id, c.source, r.start, r."end", r.kind, r.status FROM reservations r
      JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ? AND r.status = 'active'`,
   );
-  // Cancelled rows count too: a cancellation changes the feed (its nights leave it).
-  const lastChange = db.prepare<[string], { at: string | null }>(
-    `SELECT MAX(r.updated_at) AS at FROM reservations r JOIN calendars c ON c.id = r.calendar_id
-     WHERE c.property_id = ?`,
+  // Cancelled rows count too: a cancellation changes the feed (its nights leave it); so does a
+  // removed calendar, whose rows are gone and leave only the property's feed_changed_at behind.
+  const lastChange = db.prepare<[string, string], { at: string | null }>(
+    `SELECT MAX(at) AS at FROM (
+       SELECT MAX(r.updated_at) AS at FROM reservations r JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ?
+       UNION ALL SELECT feed_changed_at FROM properties WHERE id = ?)`,
   );
   const readFeed = db.transaction((propertyId: string) => ({
     reservations: feedRows.all(propertyId),
-    updatedAt: lastChange.get(propertyId)?.at ?? null,
+    updatedAt: lastChange.get(propertyId, propertyId)?.at ?? null,
   }));
 
   return {
