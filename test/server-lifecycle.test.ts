@@ -118,6 +118,42 @@ describe("startServer", () => {
     expect(log.join("\n")).not.toContain("s3cr3t");
   });
 
+  it("leaves an owner whose sync outlasts the interval to that sync: one log line per run, no back-to-back runs", async () => {
+    const store = newStore();
+    const gate = new Gate();
+    const ann = ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed(gate.serve(ics("a1"))) }] });
+    const log: string[] = [];
+    const server = await serve(store, { syncEveryMs: 50, log, jsonLogs: true });
+    expect(await gate.arrivals(1)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 400)); // about eight rounds while the feed holds
+    expect(gate.arrived).toBe(1);
+    gate.open();
+    const scheduled = () => store.listSyncRuns({ ownerId: ann.ownerId }).filter((run) => run.trigger === "schedule");
+    await until(() => scheduled().length >= 2);
+    await server.close();
+    const lines = log.map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e["msg"] === "scheduled sync");
+    expect(lines).toHaveLength(scheduled().length);
+    expect(lines[0]).toMatchObject({ ownerId: ann.ownerId, ok: true, conflicts: 0 });
+  });
+
+  it("logs the double bookings a scheduled sync finds, as a warning", async () => {
+    const store = newStore();
+    const ann = ownerWith(store, "Ann", {
+      Loft: [
+        { source: "airbnb", url: feed({ body: ics("a1") }) },
+        { source: "booking", url: feed({ body: ics("b1") }) }, // the same nights: ics() dates by position
+      ],
+    });
+    const log: string[] = [];
+    await serve(store, { syncEveryMs: 100, log, jsonLogs: true });
+    await until(() => log.some((line) => line.includes('"double booking"')));
+    const events = log.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events).toContainEqual(expect.objectContaining({ level: "warn", msg: "scheduled sync", ownerId: ann.ownerId, ok: true, conflicts: 1 }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ level: "warn", msg: "double booking", propertyId: ann.propertyIds["Loft"], sources: "airbnb,booking" }),
+    );
+  });
+
   it("writes one JSON access line per request with --json-logs, without the token", async () => {
     const store = newStore();
     const ann = ownerWith(store, "Ann", {});

@@ -12,7 +12,7 @@ export interface SchedulerOptions {
   runner: SyncRunner;
   /** Time between two rounds, in milliseconds (1 … MAX_INTERVAL_MS). */
   everyMs: number;
-  /** Called when an owner's scheduled run finishes. */
+  /** Called once when an owner's scheduled run finishes. */
   onRun?: (ownerId: string, response: SyncResponse) => void;
   /** Called when a round or a run throws; the schedule carries on. */
   onError?: (error: unknown, ownerId: string | null) => void;
@@ -45,7 +45,9 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       return;
     }
     for (const ownerId of owners) {
-      // An owner whose run is still going (from the API or an earlier round) is joined, not run twice.
+      // An owner whose run is still going (from the API or an earlier round) is left to it: joining
+      // would report that one run once per round, and start the next the instant it ends.
+      if (options.runner.isRunning(ownerId)) continue;
       options.runner.run(ownerId, "schedule").then(
         (response) => options.onRun?.(ownerId, response),
         (error: unknown) => options.onError?.(error, ownerId),

@@ -3,7 +3,8 @@ import { toNodeHandler, type H3 } from "h3/node";
 import type { Listener } from "listhen";
 import { openStore, resolveDatabasePath } from "../store/index.js";
 import type { Store } from "../store/types.js";
-import { createServerLog } from "./access-log.js";
+import type { SyncResponse } from "../types.js";
+import { createServerLog, type ServerLog } from "./access-log.js";
 import { createApp } from "./app.js";
 import { isValidHost, listenExactly } from "./listen.js";
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
@@ -78,14 +79,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       store,
       runner,
       everyMs: options.syncEveryMs,
-      onRun: (ownerId, response) =>
-        log.event(response.ok ? "info" : "warn", "scheduled sync", {
-          ownerId,
-          ok: response.ok,
-          syncedCalendars: response.syncedCalendars,
-          failed: response.failed,
-          durationMs: response.durationMs,
-        }),
+      onRun: (ownerId, response) => logScheduledRun(log, ownerId, response),
       onError: (error, ownerId) => log.event("error", "scheduled sync failed", { ownerId, error: messageOf(error) }),
     });
     log.event("info", "schedule", { everyMs: options.syncEveryMs });
@@ -126,4 +120,20 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+// Nobody reads a scheduled sync's response, so what it found (failures, double bookings) goes to the log.
+function logScheduledRun(log: ServerLog, ownerId: string, response: SyncResponse): void {
+  const conflicts = response.conflicts ?? [];
+  log.event(response.ok && conflicts.length === 0 ? "info" : "warn", "scheduled sync", {
+    ownerId,
+    ok: response.ok,
+    syncedCalendars: response.syncedCalendars,
+    failed: response.failed,
+    conflicts: conflicts.length,
+    durationMs: response.durationMs,
+  });
+  for (const { propertyId, from, to, reservations } of conflicts) {
+    log.event("warn", "double booking", { ownerId, propertyId, from, to, sources: reservations.map((r) => r.source).join(",") });
+  }
 }

@@ -22,6 +22,8 @@ export interface SyncRunnerOptions {
 export interface SyncRunner {
   /** The running sync of `ownerId` if there is one (whatever started it), else a new one. */
   run(ownerId: string, trigger: SyncTrigger): Promise<SyncResponse>;
+  /** True while a sync of `ownerId` is running. */
+  isRunning(ownerId: string): boolean;
   /** Resolves once no sync is running (including runs that start while waiting). */
   idle(): Promise<void>;
   /** Number of owners with a sync running. */
@@ -48,6 +50,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
       running.set(ownerId, run);
       return run;
     },
+    isRunning: (ownerId) => running.has(ownerId),
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running.values()]);
     },
