@@ -63,6 +63,28 @@ describe("calsync property feed", () => {
     expect(rotated.stderr).toMatch(/old one now answers 404/);
   });
 
+  it("switches the feed off with --revoke until a new URL is asked for", async () => {
+    const { db, propertyId } = await setup([]);
+    const before = JSON.parse((await runCli(["property", "feed", propertyId, "--json", "--db", db])).stdout).url as string;
+    const server = await startServer({ dbPath: db, port: 0, log: () => {} });
+    try {
+      const served = (url: string) => fetch(url.replace("http://localhost:8787", server.url)).then(async (r) => (await r.text(), r.status));
+      expect(await served(before)).toBe(200);
+      const revoked = await runCli(["property", "feed", propertyId, "--revoke", "--json", "--db", db]);
+      expect(revoked.code, revoked.stderr).toBe(0);
+      expect(JSON.parse(revoked.stdout)).toEqual({ propertyId, url: null });
+      expect(await served(before)).toBe(404);
+      const fresh = JSON.parse((await runCli(["property", "feed", propertyId, "--json", "--db", db])).stdout).url as string;
+      expect(fresh).not.toBe(before);
+      expect(await served(fresh)).toBe(200);
+    } finally {
+      await server.close();
+    }
+    const both = await runCli(["property", "feed", propertyId, "--rotate", "--revoke", "--db", db]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--rotate and --revoke/);
+  });
+
   it("builds the URL on --base-url, else CALSYNC_BASE_URL, keeping a path prefix", async () => {
     const { db, propertyId } = await setup([]);
     const flag = await runCli(["property", "feed", propertyId, "--base-url", "https://cal.example.com/calsync/", "--db", db]);

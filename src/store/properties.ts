@@ -28,7 +28,7 @@ export function propertyQueries(db: Database.Database): PropertyQueries {
   );
   // Calendars and their reservations go with it (ON DELETE CASCADE).
   const remove = db.prepare<[string]>("DELETE FROM properties WHERE id = ?");
-  const setFeedToken = db.prepare<[string, string]>("UPDATE properties SET feed_token = ? WHERE id = ?");
+  const setFeedToken = db.prepare<[string | null, string]>("UPDATE properties SET feed_token = ? WHERE id = ?");
   const byFeedToken = db.prepare<[string], PropertyRow>("SELECT * FROM properties WHERE feed_token = ?");
   // Only where none exists yet: two commands asking for the first token at once both get the same one.
   const firstFeedToken = db.prepare<[string, string]>(

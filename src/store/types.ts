@@ -98,7 +98,7 @@ export interface Store extends SyncStore {
   getProperty(id: string): Property | undefined;
   /** Removes a property with its calendars and reservations; false when unknown. */
   removeProperty(id: string): boolean;
-  setPropertyFeedToken(id: string, feedToken: string): void;
+  setPropertyFeedToken(id: string, feedToken: string | null): void;
   getPropertyByFeedToken(feedToken: string): Property | undefined;
   /**
    * The property's outbound feed token, created (32 random base62 characters) on first use;

@@ -85,6 +85,7 @@ export function propertyCommand(context: CliContext) {
     .description("Print the property's outbound feed URL, to paste into each channel's \"import calendar\" box")
     .argument("<id>", "property id (see: calsync property list)")
     .option("--rotate", "issue a new feed token: the old URL stops working (404)")
+    .option("--revoke", "switch the feed off: its URL answers 404 until you ask for a new one")
     .option("--base-url <url>", "public address of your calsync server (default: $CALSYNC_BASE_URL, else http://localhost:8787)")
     .addOption(jsonOption())
     .addOption(dbOption())
@@ -93,8 +94,15 @@ export function propertyCommand(context: CliContext) {
       const envBase = context.io.env.CALSYNC_BASE_URL?.trim() || undefined;
       const source = options.baseUrl !== undefined ? "--base-url" : "CALSYNC_BASE_URL";
       const base = feedBaseUrl(options.baseUrl ?? envBase ?? DEFAULT_BASE_URL, source);
+      if (options.rotate && options.revoke) throw new UsageError("--rotate and --revoke cannot be used together");
       const store = context.store(options.db);
       const found = requireProperty(store, id);
+      if (options.revoke) {
+        store.setPropertyFeedToken(found.id, null);
+        if (options.json) return writeJson(context, { propertyId: found.id, url: null });
+        context.logger.success(`Feed of ${found.id} switched off: its URL now answers 404. \`calsync property feed ${found.id}\` issues a new one.`);
+        return;
+      }
       const token = store.propertyFeedToken(found.id, { rotate: options.rotate ?? false });
       if (token === undefined) throw new CliFailure(`no property "${id}" (see: calsync property list)`, 1);
       const url = `${base}/ical/${token}.ics`;
