@@ -82,6 +82,13 @@ describe("parseFeed: dates and identity", () => {
     expect(list[0]).toMatchObject({ start: "2031-02-01", end: "2031-02-03", summary: "second", details: {} });
   });
 
+  it("keeps the revision with the higher SEQUENCE of a UID written twice, in either order (RFC 5545)", () => {
+    const revision = (sequence: number, month: string) =>
+      vevent("UID:dup", `SEQUENCE:${sequence}`, `DTSTART;VALUE=DATE:2031${month}01`, `DTEND;VALUE=DATE:2031${month}03`, `SUMMARY:seq ${sequence}`);
+    expect(dates(events(calendar(revision(2, "02"), revision(1, "01"))))).toEqual([["dup", "2031-02-01", "2031-02-03"]]);
+    expect(dates(events(calendar(revision(1, "01"), revision(2, "02"))))).toEqual([["dup", "2031-02-01", "2031-02-03"]]);
+  });
+
   it("keeps the raw properties as strings", () => {
     const text = calendar(
       vevent("UID:r1", "DTSTAMP:20310101T000000Z", "LAST-MODIFIED:20310102T030405Z", "SEQUENCE:4", "DTSTART;VALUE=DATE:20310101",
