@@ -16,14 +16,15 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
   const propertyCount = db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM properties WHERE owner_id = ?");
   const calendars = db.prepare<[string], CalendarRow>(`${CALENDAR_SELECT} WHERE p.owner_id = ? ORDER BY ${CALENDAR_ORDER}`);
   const reservations = db.prepare<[string], ReservationDbRow>("SELECT * FROM reservations WHERE calendar_id = ?");
-  const insert = db.prepare(
-    `INSERT INTO reservations (id, calendar_id, uid, kind, status, start, "end", summary, details, raw, created_at, updated_at)
-     VALUES (@id, @calendarId, @uid, @kind, 'active', @start, @end, @summary, @details, @raw, @at, @at)`,
+  // Positional parameters around eventParams: binding an object per row cost a fifth of a first sync's write.
+  const insert = db.prepare<[string, string, ...EventParams, string, string]>(
+    `INSERT INTO reservations (id, calendar_id, uid, kind, start, "end", summary, details, raw, created_at, updated_at, status)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active')`,
   );
   // The uid follows the feed too: a block the diff paired as "moved" may come back under a new UID.
-  const update = db.prepare(
-    `UPDATE reservations SET uid = @uid, kind = @kind, status = 'active', start = @start, "end" = @end, summary = @summary,
-     details = @details, raw = @raw, updated_at = @at WHERE id = @id AND calendar_id = @calendarId`,
+  const update = db.prepare<[...EventParams, string, string, string]>(
+    `UPDATE reservations SET uid = ?, kind = ?, start = ?, "end" = ?, summary = ?, details = ?, raw = ?, updated_at = ?,
+     status = 'active' WHERE id = ? AND calendar_id = ?`,
   );
   const cancel = db.prepare<[string, string, string]>(
     `UPDATE reservations SET status = 'cancelled', updated_at = ? WHERE id = ? AND calendar_id = ? AND status = 'active'`,
@@ -55,8 +56,8 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     const at = syncedAt.toISOString();
     // A calendar removed while its feed was being fetched has nothing left to write to.
     if (feedState.run({ calendarId, at, ...feed }).changes === 0) return;
-    for (const event of inserts) insert.run({ id: newId("rsv"), calendarId, at, ...eventParams(event) });
-    for (const { id, event } of updates) update.run({ id, calendarId, at, ...eventParams(event) });
+    for (const event of inserts) insert.run(newId("rsv"), calendarId, ...eventParams(event), at, at);
+    for (const { id, event } of updates) update.run(...eventParams(event), at, id, calendarId);
     for (const id of cancels) cancel.run(at, id, calendarId);
   });
 
@@ -79,16 +80,10 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
   };
 }
 
-function eventParams(event: FeedEvent) {
-  return {
-    uid: event.uid,
-    kind: event.kind,
-    start: event.start,
-    end: event.end,
-    summary: event.summary,
-    details: JSON.stringify(event.details),
-    raw: JSON.stringify(event.raw),
-  };
+type EventParams = [uid: string, kind: string, start: string, end: string, summary: string, details: string, raw: string];
+
+function eventParams(event: FeedEvent): EventParams {
+  return [event.uid, event.kind, event.start, event.end, event.summary, JSON.stringify(event.details), JSON.stringify(event.raw)];
 }
 
 interface BookingRow {
