@@ -30,7 +30,8 @@ export type ParseFeedResult = { ok: true; events: FeedEvent[] } | { ok: false; e
  */
 const MAX_RECURRING_OCCURRENCES = 50_000;
 
-const RAW_FIELDS = {
+/** The iCalendar properties kept as `raw`, by node-ical's name for each. */
+const RAW_FIELDS = Object.entries({
   UID: "uid",
   SUMMARY: "summary",
   DESCRIPTION: "description",
@@ -39,12 +40,15 @@ const RAW_FIELDS = {
   DTSTAMP: "dtstamp",
   "LAST-MODIFIED": "lastmodified",
   SEQUENCE: "sequence",
-} as const;
+} as const);
+
+const LONE_CR = /\r(?!\n)/;
 
 /** Parses an iCalendar body into normalised events (CONTRACT §4); bad input is an error value. */
 export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedResult {
-  // node-ical splits on \n only and keeps a BOM in the first line; CR-only feeds exist.
-  const body = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  // node-ical splits lines on \r?\n and keeps a BOM in the first line; CR-only feeds exist.
+  const unmarked = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = LONE_CR.test(unmarked) ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
   const problem = structuralProblem(body);
   if (problem) return { ok: false, error: { code: "not_icalendar", message: `feed is not an iCalendar file (${problem})` } };
 
@@ -60,23 +64,24 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
     // Duplicate identities count once: the last one wins (a Map, so "__proto__" is just a key).
     const events = new Map<string, FeedEvent>();
     const zone = calendarZone(parsed);
+    const window = { ...options, calendarZone: zone };
     let budget = MAX_RECURRING_OCCURRENCES;
-    for (const key of Object.keys(parsed)) {
-      const component = parsed[key];
-      if (component?.type !== "VEVENT") continue;
-      const window = { ...options, calendarZone: zone };
-      budget -= expansionCost(component, window);
-      if (budget < 0) {
-        const message = `feed expands to more than ${MAX_RECURRING_OCCURRENCES} recurring occurrences`;
-        return { ok: false, error: { code: "parse_error", message } };
-      }
-      for (const occurrence of quietly(() => expandOccurrences(component, window))) {
-        const event = toFeedEvent(occurrence, options.source, zone);
-        if (!event) continue;
-        events.delete(event.uid);
-        events.set(event.uid, event);
-      }
+    const components = Object.values(parsed).filter((component) => component?.type === "VEVENT") as VEvent[];
+    for (const component of components) budget -= expansionCost(component, window);
+    if (budget < 0) {
+      const message = `feed expands to more than ${MAX_RECURRING_OCCURRENCES} recurring occurrences`;
+      return { ok: false, error: { code: "parse_error", message } };
     }
+    quietly(() => {
+      for (const component of components) {
+        for (const occurrence of expandOccurrences(component, window)) {
+          const event = toFeedEvent(occurrence, options.source, zone);
+          if (!event) continue;
+          events.delete(event.uid);
+          events.set(event.uid, event);
+        }
+      }
+    });
     return { ok: true, events: [...events.values()] };
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 200) : "unknown error";
@@ -154,7 +159,7 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
 
 function rawOf(event: Partial<VEvent>): Record<string, string> {
   const raw: Record<string, string> = {};
-  for (const [name, field] of Object.entries(RAW_FIELDS)) {
+  for (const [name, field] of RAW_FIELDS) {
     const value: unknown = event[field];
     if (value === undefined || value === null) continue;
     raw[name] = value instanceof Date ? (isValidDate(value) ? value.toISOString() : "") : text(value);
