@@ -6,7 +6,7 @@ export { parseFeed } from "./parse-feed.js";
 export { diffReservations, type DiffResult, type DiffCounts } from "./diff.js";
 export { detectSource, classifyKind } from "./channels.js";
 export { maskUrl } from "./mask-url.js";
-export { findConflicts, type ConflictInput, type FindConflictsOptions } from "./conflicts.js";
+export { findConflicts, findPropertyConflicts, type ConflictInput, type FindConflictsOptions } from "./conflicts.js";
 export {
   buildOutboundFeed,
   outboundFeedEtag,

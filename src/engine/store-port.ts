@@ -32,6 +32,6 @@ export interface SyncStore {
   recordCalendarFailure(failure: CalendarFailure): Promise<void>;
   /** Appends a run and its per-calendar results to the history. */
   recordSyncRun(run: SyncRunRecord): Promise<void>;
-  /** Every active booking (not blocks) of the owner's properties, for double-booking detection. */
-  ownerActiveBookings(ownerId: string): Promise<ConflictInput[]>;
+  /** Every active booking (not blocks) of one property, for double-booking detection. */
+  propertyActiveBookings(propertyId: string): Promise<ConflictInput[]>;
 }

@@ -1,7 +1,7 @@
 // syncOwner(): the whole run on one screen — load, fetch, parse, diff, write, report.
 import { createHash } from "node:crypto";
 import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry } from "../types.js";
-import { findConflicts } from "./conflicts.js";
+import { findPropertyConflicts } from "./conflicts.js";
 import { diffReservations } from "./diff.js";
 import { fetchFeed } from "./fetch-feed.js";
 import { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
@@ -75,8 +75,11 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   const results = settled.map((outcome) => (outcome as PromiseFulfilledResult<SyncResultEntry>).value);
 
   // Read back after every calendar is written, so a booking one channel sold during this run counts.
-  const bookings = await options.store.ownerActiveBookings(options.ownerId);
-  const conflicts = findConflicts(bookings, { today: formatDate(clock()) });
+  const conflicts = await findPropertyConflicts(
+    (propertyId) => options.store.propertyActiveBookings(propertyId),
+    calendars.map((calendar) => calendar.propertyId),
+    { today: formatDate(clock()) },
+  );
   const failed = results.filter((entry) => !entry.ok).length;
   const response: SyncResponse = {
     ok: failed === 0,

@@ -9,7 +9,7 @@ import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./
 import type { Store } from "./types.js";
 
 export type SyncPortQueries = Pick<Store,
-  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordCalendarFailure" | "ownerActiveBookings">;
+  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordCalendarFailure" | "propertyActiveBookings">;
 
 /** Prepares the statements the sync engine runs on one database (the history is in sync-runs.ts). */
 export function syncPortQueries(db: Database.Database): SyncPortQueries {
@@ -34,12 +34,11 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
      last_found = @lastFound, last_status = 'success', last_error_code = NULL, last_error_message = NULL,
      last_synced_at = @at WHERE id = @calendarId`,
   );
-  // One query for the whole owner: double-booking detection needs every property's bookings at once.
   const activeBookings = db.prepare<[string], BookingRow>(
     `SELECT r.id, c.property_id, p.name AS property_name, r.calendar_id, c.source, r.kind, r.status, r.start,
      r."end", r.summary
      FROM reservations r JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
-     WHERE p.owner_id = ? AND r.status = 'active' AND r.kind = 'booking'`,
+     WHERE c.property_id = ? AND r.status = 'active' AND r.kind = 'booking'`,
   );
   const failure = db.prepare<[string, string, string, string]>(
     `UPDATE calendars SET last_status = 'failed', last_error_code = ?, last_error_message = ?, last_synced_at = ?
@@ -74,8 +73,8 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     async recordCalendarFailure({ calendarId, error, failedAt }) {
       failure.run(error.code, error.message, failedAt.toISOString(), calendarId);
     },
-    async ownerActiveBookings(ownerId) {
-      return activeBookings.all(ownerId).map(toConflictInput);
+    async propertyActiveBookings(propertyId) {
+      return activeBookings.all(propertyId).map(toConflictInput);
     },
   };
 }

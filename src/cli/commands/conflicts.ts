@@ -1,6 +1,6 @@
 // `calsync conflicts`: double bookings in the stored reservations, the same ones a sync reports.
 import { Command } from "@commander-js/extra-typings";
-import { findConflicts } from "../../engine/conflicts.js";
+import { findPropertyConflicts } from "../../engine/conflicts.js";
 import { formatDate } from "../../engine/local-date.js";
 import type { Conflict } from "../../types.js";
 import type { CliContext } from "../context.js";
@@ -25,15 +25,12 @@ export function conflictsCommand(context: CliContext) {
     .action(async (options) => {
       const store = context.store(options.db);
       const property = options.property === undefined ? undefined : requireProperty(store, options.property);
-      const owners =
-        options.owner !== undefined
-          ? [context.owner(store, options.owner).id]
-          : property
-            ? [property.ownerId]
-            : store.listOwners().map((owner) => owner.id);
-      const bookings = (await Promise.all(owners.map((id) => store.ownerActiveBookings(id)))).flat();
-      const conflicts = findConflicts(bookings, { today: formatDate(new Date()) }).filter(
-        (conflict) => property === undefined || conflict.propertyId === property.id,
+      const ownerId = options.owner === undefined ? undefined : context.owner(store, options.owner).id;
+      const properties = property ? [property] : store.listProperties(ownerId);
+      const conflicts = await findPropertyConflicts(
+        (id) => store.propertyActiveBookings(id),
+        properties.filter((p) => ownerId === undefined || p.ownerId === ownerId).map((p) => p.id),
+        { today: formatDate(new Date()) },
       );
       if (options.json) return writeJson(context, conflicts);
       if (conflicts.length === 0) return context.logger.info("No double bookings: no night is sold on two calendars.");
