@@ -30,8 +30,8 @@ async function syncedLoft() {
   return { store, ownerId: owner.id, loft, booking, sync, token: store.propertyFeedToken(loft.id)! };
 }
 
-/** Waits until the wall clock enters its next second. */
-const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1005 - (Date.now() % 1000)));
+/** Waits until a change made now has settled: Last-Modified is sent 2 s after the start of its second. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 2005 - (Date.now() % 1000)));
 
 /** The nights (start/end dates) of the active reservations of `propertyId`, sorted. */
 function storedNights(store: Store, propertyId: string, exceptSource?: string): string[] {
@@ -113,7 +113,7 @@ describe("GET /ical/<feedToken>.ics", () => {
     const { store, booking, sync, token } = await syncedLoft();
     const server = await fixtures.serve(store);
     const url = `${server.url}/ical/${token}.ics`;
-    await nextSecond(); // Last-Modified is sent once the second of the last change is over
+    await settle(); // Last-Modified is sent once the last change has settled
     const first = await fetch(url);
     const etag = first.headers.get("etag")!;
     expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
@@ -143,18 +143,18 @@ describe("GET /ical/<feedToken>.ics", () => {
     const { store, booking, token } = await syncedLoft();
     const server = await fixtures.serve(store);
     const url = `${server.url}/ical/${token}.ics`;
-    await nextSecond();
+    await settle();
     const first = await fetch(url);
     const lastModified = first.headers.get("last-modified")!;
     expect(lastModified).toMatch(/ GMT$/);
     expect((await fetch(url, { headers: { "if-modified-since": lastModified } })).status).toBe(304);
 
     store.removeCalendar(booking.id);
-    // Within the second of the change no date is sent: a second change in it would carry the same one.
+    // Until the change settles no date is sent: a second change in its second would carry the same one.
     const during = await fetch(url, { headers: { "if-modified-since": lastModified } });
     expect(during.status).toBe(200);
     expect(feedNights(await during.text())).not.toContain(`${day(10)}/${day(13)}`);
-    await nextSecond();
+    await settle();
     const after = await fetch(url, { headers: { "if-modified-since": lastModified } });
     expect(after.status).toBe(200);
     expect(Date.parse(after.headers.get("last-modified")!)).toBeGreaterThan(Date.parse(lastModified));

@@ -158,6 +158,20 @@ describe("parseFeed: recurring events", () => {
     expect(result).toEqual({ ok: false, error: { code: "parse_error", message: "feed expands to more than 50000 recurring occurrences" } });
   });
 
+  it.each([
+    ["300 series of a rule whose COUNT is reached only on a fifth Monday's hour", () =>
+      Array.from({ length: 300 }, (_, i) => vevent(`UID:h${i}`, "DTSTART:20300101T000100Z", "RRULE:FREQ=HOURLY;BYDAY=5MO;COUNT=1"))],
+    ["3,000 one-date series", () =>
+      Array.from({ length: 3000 }, (_, i) => vevent(`UID:c${i}`, "DTSTART;VALUE=DATE:20310101", "RRULE:FREQ=DAILY;COUNT=1"))],
+    ["a daily series with 5,000 EXDATEs", () => [
+      vevent("UID:x", "DTSTART;VALUE=DATE:20300101", "RRULE:FREQ=DAILY",
+        `EXDATE;VALUE=DATE:${Array.from({ length: 5000 }, (_, i) => new Date(Date.UTC(2030, 0, 1 + i)).toISOString().slice(0, 10).replaceAll("-", "")).join(",")}`),
+    ]],
+  ])("fails a feed of %s at once", (_what, events) => {
+    const result = parseFeed(calendar(...events()), { source: "google", now: new Date(Date.UTC(2031, 0, 1)) });
+    expect(result).toEqual({ ok: false, error: { code: "parse_error", message: "feed expands to more than 50000 recurring occurrences" } });
+  });
+
   it("expands every occurrence of a rule that ends long before the window (COUNT) without counting its old span", () => {
     const text = calendar(vevent("UID:old", "DTSTART;VALUE=DATE:19900101", "RRULE:FREQ=DAILY;COUNT=10", "SUMMARY:Owner"));
     const result = parseFeed(text, { source: "google", now: new Date(2031, 0, 1) });

@@ -14,6 +14,8 @@ function eventOf(...lines: string[]): VEvent {
 }
 
 const cost = (...lines: string[]) => expansionCost(eventOf(...lines), { now });
+/** What every series costs before its first date. */
+const SERIES = 20;
 
 describe("expansionCost", () => {
   it("costs nothing for a single event", () => {
@@ -22,22 +24,36 @@ describe("expansionCost", () => {
 
   it("stays near the real count for the rules owners write", () => {
     // The window is 365 days back to 730 ahead: 1096 days, 157 weeks, 37 months, 4 years.
-    expect(cost("DTSTART;VALUE=DATE:20200101", "RRULE:FREQ=DAILY")).toBe(1096);
-    expect(cost("DTSTART;VALUE=DATE:20200104", "RRULE:FREQ=WEEKLY;BYDAY=SA,SU")).toBe(314);
-    expect(cost("DTSTART;VALUE=DATE:20200101", "RRULE:FREQ=MONTHLY;BYMONTHDAY=1")).toBeLessThanOrEqual(40);
-    expect(cost("DTSTART;VALUE=DATE:20200101", "RRULE:FREQ=YEARLY")).toBeLessThanOrEqual(4);
+    expect(cost("DTSTART;VALUE=DATE:20200101", "RRULE:FREQ=DAILY")).toBe(SERIES + 1096);
+    expect(cost("DTSTART;VALUE=DATE:20200104", "RRULE:FREQ=WEEKLY;BYDAY=SA,SU")).toBe(SERIES + 314);
+    expect(cost("DTSTART;VALUE=DATE:20200101", "RRULE:FREQ=MONTHLY;BYMONTHDAY=1")).toBeLessThanOrEqual(SERIES + 40);
+    expect(cost("DTSTART;VALUE=DATE:20200101", "RRULE:FREQ=YEARLY")).toBeLessThanOrEqual(SERIES + 4);
   });
 
   it("counts from DTSTART to UNTIL only, and a COUNT of an unfiltered rule as it is", () => {
-    expect(cost("DTSTART;VALUE=DATE:20310101", "RRULE:FREQ=DAILY;UNTIL=20310110")).toBe(10);
-    expect(cost("DTSTART;VALUE=DATE:19900101", "RRULE:FREQ=DAILY;COUNT=10")).toBe(10);
-    expect(cost("DTSTART;VALUE=DATE:20400101", "RRULE:FREQ=DAILY")).toBe(0); // starts after the window
+    expect(cost("DTSTART;VALUE=DATE:20310101", "RRULE:FREQ=DAILY;UNTIL=20310110")).toBe(SERIES + 10);
+    expect(cost("DTSTART;VALUE=DATE:19900101", "RRULE:FREQ=DAILY;COUNT=10")).toBe(SERIES + 10);
+    expect(cost("DTSTART;VALUE=DATE:20400101", "RRULE:FREQ=DAILY")).toBe(SERIES); // starts after the window
   });
 
   it("sees the candidates a dense rule hides behind a yearly frequency or a BYSETPOS", () => {
     const everyFiveMinutes = "RRULE:FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=0,6,12,18;BYMINUTE=0,5,10,15,20,25,30,35,40,45,50,55";
     expect(cost("DTSTART:20300101T000000Z", everyFiveMinutes)).toBeGreaterThanOrEqual(3 * 365 * 4 * 12) // 2030 to 2033;
     expect(cost("DTSTART:20300101T000000Z", "RRULE:FREQ=MINUTELY;BYSETPOS=1")).toBeGreaterThan(1_000_000);
+  });
+
+  it("does not let COUNT end a rule early whose periods can be empty (a filter, an ordinal weekday)", () => {
+    // Hourly, but only in hours of a fifth Monday: most periods yield nothing, so COUNT=1 can take 26,000 hours.
+    expect(cost("DTSTART:20300101T000100Z", "RRULE:FREQ=HOURLY;BYDAY=5MO;COUNT=1")).toBeGreaterThan(26_000);
+    expect(cost("DTSTART:20300101T000100Z", "RRULE:FREQ=DAILY;BYDAY=MO;COUNT=1")).toBeGreaterThan(1000);
+    expect(cost("DTSTART:20300101T000100Z", "RRULE:FREQ=DAILY;BYHOUR=9,17;COUNT=1")).toBe(SERIES + 2);
+  });
+
+  it("charges an all-day series for its EXDATEs, which node-ical checks one by one for every date", () => {
+    const exdates = Array.from({ length: 160 }, (_, i) => new Date(Date.UTC(2030, 0, 1 + i)).toISOString().slice(0, 10).replaceAll("-", ""));
+    const plain = cost("DTSTART;VALUE=DATE:20200101", "RRULE:FREQ=DAILY");
+    const excluded = cost("DTSTART;VALUE=DATE:20200101", "RRULE:FREQ=DAILY", `EXDATE;VALUE=DATE:${exdates.join(",")}`);
+    expect(excluded - SERIES).toBe((plain - SERIES) * 11); // 1 + 160/16
   });
 
   it("is never below the number of occurrences the expansion returns", () => {

@@ -375,6 +375,19 @@ describe("administration", () => {
     expect(store.listReservations().map((r) => r.uid)).toEqual(["b"]);
   });
 
+  it("dates a property's feed change by the commit, not the sync's clock read before the fetch", async () => {
+    const store = open();
+    const { property, calendar } = loft(store);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const before = new Date().toISOString();
+    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], syncedAt: hourAgo }));
+    expect(store.propertyFeedReservations(property.id).updatedAt! >= before).toBe(true);
+    // Nothing written, nothing changed: the date stays.
+    const stamped = store.propertyFeedReservations(property.id).updatedAt;
+    await store.applyCalendarSync(write(calendar.id, {}));
+    expect(store.propertyFeedReservations(property.id).updatedAt).toBe(stamped);
+  });
+
   it("removes a calendar with its reservations only", async () => {
     const store = open();
     const { property, calendar } = loft(store);

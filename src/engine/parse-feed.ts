@@ -43,6 +43,9 @@ const RAW_FIELDS = Object.entries({
 } as const);
 
 const LONE_CR = /\r(?!\n)/;
+/** Wall-clock limit on expanding one feed's recurring events, checked between series. */
+const MAX_EXPANSION_MS = 2000;
+const SLOW_EXPANSION = `recurring events took more than ${MAX_EXPANSION_MS / 1000} s to expand`;
 
 /** Parses an iCalendar body into normalised events (CONTRACT §4); bad input is an error value. */
 export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedResult {
@@ -72,8 +75,11 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
       const message = `feed expands to more than ${MAX_RECURRING_OCCURRENCES} recurring occurrences`;
       return { ok: false, error: { code: "parse_error", message } };
     }
+    const started = performance.now();
     quietly(() => {
       for (const component of components) {
+        // The cost bound is in dates; a date's work varies a hundredfold between rule shapes and zones.
+        if (component.rrule && performance.now() - started > MAX_EXPANSION_MS) throw new Error(SLOW_EXPANSION);
         for (const occurrence of expandOccurrences(component, window)) {
           const event = toFeedEvent(occurrence, options.source, zone);
           if (!event) continue;

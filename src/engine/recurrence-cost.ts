@@ -51,10 +51,24 @@ export function recurrenceCost(rule: RuleOptions, from: Date, to: Date): number 
   const periods = Math.floor((end - start) / (period * interval)) + 1;
   const perPeriod = daysPerPeriod(freq, rule) * timesPerDay(freq, rule);
   const visited = periods * perPeriod;
-  // Every period of a rule without day filters yields at least one date, so COUNT ends it early.
+  // COUNT ends the expansion early only where every period is sure to yield a date.
+  return count !== undefined && everyPeriodYields(freq, rule) ? Math.min(visited, count * perPeriod) : visited;
+}
+
+/**
+ * True when no part of the rule can leave a period without dates: parts that only expand it
+ * (BYHOUR in a DAILY rule, plain weekdays in a WEEKLY one), never parts that filter it
+ * (BYMONTH, BYMONTHDAY, BYSETPOS, BYDAY in a DAILY rule, an ordinal such as 5MO, BYHOUR in an HOURLY one).
+ */
+function everyPeriodYields(freq: string, rule: RuleOptions): boolean {
   const filters: (keyof RuleOptions)[] = ["byMonth", "byWeekNo", "byYearDay", "byMonthDay", "bySetPos"];
-  const filtered = filters.some((part) => size(rule, part) > 0);
-  return count !== undefined && !filtered ? Math.min(visited, count * perPeriod) : visited;
+  if (filters.some((part) => size(rule, part) > 0)) return false;
+  const finer = ["DAILY", "HOURLY", "MINUTELY", "SECONDLY"];
+  const byDay = Array.isArray(rule.byDay) ? rule.byDay : [];
+  if (byDay.length > 0 && (finer.includes(freq) || !byDay.every((day) => /^[A-Z]{2}$/i.test(String(day))))) return false;
+  if (size(rule, "byHour") > 0 && finer.slice(1).includes(freq)) return false;
+  if (size(rule, "byMinute") > 0 && finer.slice(2).includes(freq)) return false;
+  return !(size(rule, "bySecond") > 0 && freq === "SECONDLY");
 }
 
 /** Candidate days in one period of a YEARLY, MONTHLY or WEEKLY rule (1 for finer ones). */

@@ -48,11 +48,22 @@ export function expandOccurrences(event: VEvent, window: RecurrenceWindow): Occu
   });
 }
 
-/** At most how many dates expanding `event` visits (0 for a single event): what `expandOccurrences` will cost. */
+/** Each series costs this many dates' worth of work before its first date (measured: about 0.35 ms). */
+const SERIES_COST = 20;
+/** node-ical checks every date of an all-day series against each EXDATE in turn: 16 checks cost about a date. */
+const EXDATE_CHECKS_PER_DATE = 16;
+
+/**
+ * The work expanding `event` takes, in dates visited (0 for a single event): what `expandOccurrences`
+ * will cost. An upper bound on the dates; a fixed cost per series and, for all-day series, their EXDATEs.
+ */
 export function expansionCost(event: VEvent, window: RecurrenceWindow): number {
   if (!event.rrule) return 0;
   const { from, to } = windowOf(window);
-  return recurrenceCost(event.rrule.options as RuleOptions, from, to);
+  const dates = recurrenceCost(event.rrule.options as RuleOptions, from, to);
+  const allDay = event.datetype === "date" || event.start?.dateOnly === true;
+  const exdates = allDay && event.exdate ? new Set(Object.values(event.exdate)).size : 0;
+  return SERIES_COST + Math.ceil(dates * (1 + exdates / EXDATE_CHECKS_PER_DATE));
 }
 
 function windowOf(window: RecurrenceWindow): { from: Date; to: Date } {

@@ -9,6 +9,9 @@ import { parseExclude, renderPropertyFeed } from "./property-feed.js";
 /** Route of the outbound feed; `:file` is `<feedToken>.ics`. */
 export const OUTBOUND_FEED_ROUTE = "/ical/:file";
 
+/** Time from the start of a change's second until its Last-Modified is sent: the second, then a write's worth. */
+const SETTLE_MS = 2000;
+
 /** Options of `registerOutboundFeedRoute`. */
 export interface OutboundFeedRouteOptions {
   store: Store;
@@ -63,12 +66,14 @@ function feedTokenOf(pathname: string): string | undefined {
 }
 
 /**
- * The Last-Modified header, or none while the change's second is still running: HTTP dates count
- * whole seconds, so a second change within it would carry the same date and a channel asking
- * If-Modified-Since would be told 304 and miss those nights.
+ * The Last-Modified header, or none until a second has passed since the change's second ended.
+ * HTTP dates count whole seconds, so a later change within that second would carry the same date,
+ * and a change stamped just before a commit still running (another process) could too; a channel
+ * asking If-Modified-Since would be told 304 and miss those nights.
  */
 function settledLastModified(changedAt: Date, now: Date): string | undefined {
-  return Math.floor(now.getTime() / 1000) > Math.floor(changedAt.getTime() / 1000) ? changedAt.toUTCString() : undefined;
+  const second = Math.floor(changedAt.getTime() / 1000) * 1000;
+  return now.getTime() >= second + SETTLE_MS ? changedAt.toUTCString() : undefined;
 }
 
 // If-None-Match wins when sent (RFC 9110 §13.2.2); If-Modified-Since counts only with a Last-Modified to compare.

@@ -1,7 +1,7 @@
 // Calendars: one feed URL of a property, with what its last sync left behind.
 import type Database from "better-sqlite3";
 import { newId } from "./ids.js";
-import { PROPERTY_ORDER } from "./properties.js";
+import { PROPERTY_ORDER, TOUCH_PROPERTY_FEED } from "./properties.js";
 import { toCalendar, type CalendarRow } from "./rows.js";
 import type { Store } from "./types.js";
 
@@ -27,9 +27,7 @@ export function calendarQueries(db: Database.Database): CalendarQueries {
   // Reservations go with it (ON DELETE CASCADE); the sync history keeps its rows, unlinked.
   const remove = db.prepare<[string]>("DELETE FROM calendars WHERE id = ?");
   // Its nights leave the property's outbound feed, whose Last-Modified must not go back in time.
-  const touchProperty = db.prepare<[string, string]>(
-    "UPDATE properties SET feed_changed_at = ? WHERE id = (SELECT property_id FROM calendars WHERE id = ?)",
-  );
+  const touchProperty = db.prepare<[string, string]>(TOUCH_PROPERTY_FEED);
   const removeWhole = db.transaction((id: string) => {
     touchProperty.run(new Date().toISOString(), id);
     return remove.run(id).changes > 0;

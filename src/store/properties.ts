@@ -14,6 +14,12 @@ export type PropertyQueries = Pick<Store,
   "createProperty" | "listProperties" | "getProperty" | "removeProperty" | "setPropertyFeedToken" | "getPropertyByFeedToken" |
   "propertyFeedToken">;
 
+/**
+ * Stamps the outbound feed of calendar `?2`'s property as changed at `?1`. Run inside the writing
+ * transaction, with the clock read there, so a change becomes visible no earlier than its stamp.
+ */
+export const TOUCH_PROPERTY_FEED = "UPDATE properties SET feed_changed_at = ? WHERE id = (SELECT property_id FROM calendars WHERE id = ?)";
+
 /** Length of a feed token: 32 base62 characters are over 190 bits, like an API token. */
 export const FEED_TOKEN_LENGTH = 32;
 

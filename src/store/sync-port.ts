@@ -5,6 +5,7 @@ import type { CalendarRecord, CalendarWrite, FeedEvent, ReservationKind, Reserva
 import type { CalendarSource } from "../types.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
 import { newId } from "./ids.js";
+import { TOUCH_PROPERTY_FEED } from "./properties.js";
 import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./rows.js";
 import type { Store } from "./types.js";
 
@@ -40,6 +41,7 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
      FROM reservations r JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
      WHERE c.property_id = ? AND r.status = 'active' AND r.kind = 'booking'`,
   );
+  const touchProperty = db.prepare<[string, string]>(TOUCH_PROPERTY_FEED);
   const failure = db.prepare<[string, string, string, string]>(
     `UPDATE calendars SET last_status = 'failed', last_error_code = ?, last_error_message = ?, last_synced_at = ?
      WHERE id = ?`,
@@ -58,6 +60,8 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     for (const event of inserts) insert.run(newId("rsv"), calendarId, ...eventParams(event), at, at);
     for (const { id, event } of updates) update.run(...eventParams(event), at, id, calendarId);
     for (const id of cancels) cancel.run(at, id, calendarId);
+    // `at` is the sync's clock, read before the fetch; the feed's Last-Modified needs the commit's.
+    if (inserts.length + updates.length + cancels.length > 0) touchProperty.run(new Date().toISOString(), calendarId);
   });
 
   return {
