@@ -68,10 +68,9 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
     const events = new Map<string, FeedEvent>();
     const zone = calendarZone(parsed);
     const window = { ...options, calendarZone: zone };
-    let budget = MAX_RECURRING_OCCURRENCES;
     const components = Object.values(parsed).filter((component) => component?.type === "VEVENT") as VEvent[];
-    for (const component of components) budget -= expansionCost(component, window);
-    if (budget < 0) {
+    const cost = components.reduce((total, component) => total + expansionCost(component, window), 0);
+    if (cost > MAX_RECURRING_OCCURRENCES) {
       const message = `feed expands to more than ${MAX_RECURRING_OCCURRENCES} recurring occurrences`;
       return { ok: false, error: { code: "parse_error", message } };
     }

@@ -33,7 +33,7 @@ const DAY_MS = 86_400_000;
  * A single event is returned as is (never filtered by the window: the diff decides what is past).
  */
 export function expandOccurrences(event: VEvent, window: RecurrenceWindow): Occurrence[] {
-  const allDay = event.datetype === "date" || event.start?.dateOnly === true;
+  const allDay = isAllDay(event);
   const keyOf = (date: Date) => (allDay ? formatDate(date) : stableInstant(date, window.calendarZone).toISOString());
   if (!event.rrule) {
     // An override whose series is missing still names the occurrence it replaces.
@@ -61,7 +61,7 @@ export function expansionCost(event: VEvent, window: RecurrenceWindow): number {
   if (!event.rrule) return 0;
   const { from, to } = windowOf(window);
   const dates = recurrenceCost(event.rrule.options as RuleOptions, from, to);
-  const allDay = event.datetype === "date" || event.start?.dateOnly === true;
+  const allDay = isAllDay(event);
   const exdates = allDay && event.exdate ? new Set(Object.values(event.exdate)).size : 0;
   return SERIES_COST + Math.ceil(dates * (1 + exdates / EXDATE_CHECKS_PER_DATE));
 }
@@ -71,6 +71,10 @@ function windowOf(window: RecurrenceWindow): { from: Date; to: Date } {
     from: new Date(window.now.getTime() - PAST_DAYS * DAY_MS),
     to: new Date(window.now.getTime() + (window.horizonDays ?? 730) * DAY_MS),
   };
+}
+
+function isAllDay(event: VEvent): boolean {
+  return event.datetype === "date" || event.start?.dateOnly === true;
 }
 
 function isDate(value: unknown): value is Date {
