@@ -9,13 +9,13 @@ import { feedUrl } from "./feed-host.js";
 import { CALENDARS_PER_PROPERTY } from "./feeds.js";
 
 /** Opens a store in a fresh temp directory; `dispose()` closes it and removes the directory. */
-export function tempStore() {
+export async function tempStore() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "calsync-bench-"));
-  const store = openStore(path.join(dir, "bench.db"));
+  const store = await openStore(path.join(dir, "bench.db"));
   return {
     store,
-    dispose() {
-      store.close();
+    async dispose() {
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -26,17 +26,17 @@ export function tempStore() {
  * `first … first+count−1` of `set` (`first` a multiple of `perProperty`, as feeds.js groups them).
  * Property names sort in feed order, as the engine lists them.
  */
-export function seedOwner(store, { name, origins, set, first = 0, count, perProperty = CALENDARS_PER_PROPERTY }) {
-  const owner = store.createOwner(name);
+export async function seedOwner(store, { name, origins, set, first = 0, count, perProperty = CALENDARS_PER_PROPERTY }) {
+  const owner = await store.createOwner(name);
   const urls = [];
   let property;
   for (let k = 0; k < count; k++) {
     const index = first + k;
     if (k === 0 || index % perProperty === 0) {
-      property = store.createProperty(owner.id, `${name} property ${String(Math.floor(index / perProperty)).padStart(6, "0")}`);
+      property = await store.createProperty(owner.id, `${name} property ${String(Math.floor(index / perProperty)).padStart(6, "0")}`);
     }
     const url = feedUrl(origins, set, index);
-    store.createCalendar({ propertyId: property.id, url, source: "airbnb" });
+    await store.createCalendar({ propertyId: property.id, url, source: "airbnb" });
     urls.push(url);
   }
   return { ownerId: owner.id, urls };

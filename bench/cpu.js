@@ -10,15 +10,15 @@ import { EVENTS_PER_FEED, feedBody } from "./feeds.js";
 
 /** Times `calendars` first syncs (20 inserts each), then a changed re-sync of each, after `warmUp` untimed ones. */
 export async function runCpu({ calendars = 1000, warmUp = 200 }) {
-  const { store, dispose } = tempStore();
+  const { store, dispose } = await tempStore();
   try {
     const today = new Date();
-    const owner = store.createOwner("CPU");
+    const owner = await store.createOwner("CPU");
     const ids = [];
     for (let i = 0; i < warmUp + calendars; i++) {
-      const property = store.createProperty(owner.id, `Property ${String(i).padStart(6, "0")}`);
+      const property = await store.createProperty(owner.id, `Property ${String(i).padStart(6, "0")}`);
       const url = `https://www.airbnb.com/calendar/ical/${i}.ics?s=bench`;
-      ids.push(store.createCalendar({ propertyId: property.id, url, source: "airbnb" }).id);
+      ids.push((await store.createCalendar({ propertyId: property.id, url, source: "airbnb" })).id);
     }
     const bodies = (version) => ids.map((_, i) => feedBody(i, version, today));
     const v0 = bodies(0);
@@ -43,7 +43,7 @@ export async function runCpu({ calendars = 1000, warmUp = 200 }) {
       ],
     };
   } finally {
-    dispose();
+    await dispose();
   }
 }
 

@@ -8,14 +8,14 @@ import { EVENTS_PER_FEED, WARM_UP_FEEDS } from "./feeds.js";
 
 /** Runs the scenarios for `n` calendars of feed set `set` at `origins`; returns wall and CPU times and checks. */
 export async function runScale({ n, origins, set, changeFraction = 0.1 }) {
-  const { store, dispose } = tempStore();
+  const { store, dispose } = await tempStore();
   try {
     const memory = memorySampler();
     memory.mark("loaded");
-    const { ownerId } = seedOwner(store, { name: "Owner", origins, set, count: n });
+    const { ownerId } = await seedOwner(store, { name: "Owner", origins, set, count: n });
     const sync = (extra = {}) => syncOwner({ store, ownerId, allowPrivateNetworks: true, trigger: "cli", ...extra });
 
-    const warm = seedOwner(store, { name: "Warm-up", origins, set: `${set}-warm`, count: WARM_UP_FEEDS });
+    const warm = await seedOwner(store, { name: "Warm-up", origins, set: `${set}-warm`, count: WARM_UP_FEEDS });
     await syncOwner({ store, ownerId: warm.ownerId, allowPrivateNetworks: true });
     memory.mark("seeded");
 
@@ -64,7 +64,7 @@ export async function runScale({ n, origins, set, changeFraction = 0.1 }) {
       checks,
     };
   } finally {
-    dispose();
+    await dispose();
   }
 }
 

@@ -12,19 +12,19 @@ const REQUEST_TIMEOUT_MS = 60_000;
 
 /** Runs `rounds` rounds of `owners` concurrent owner syncs each way; returns throughput, latencies and checks. */
 export async function runServerLoad({ origins, set = "srv", owners = 50, calendarsPerOwner = 4, rounds = 4 }) {
-  const local = tempStore();
-  const remote = tempStore();
+  const local = await tempStore();
+  const remote = await tempStore();
   let server;
   try {
     const seed = (store, name, first) => seedOwner(store, { name, origins, set, first, count: calendarsPerOwner });
     const localOwners = [];
     const remoteKeys = [];
     for (let j = 0; j < owners; j++) {
-      localOwners.push(seed(local.store, `Owner ${j}`, j * calendarsPerOwner).ownerId);
-      remoteKeys.push(apiKey(remote.store, seed(remote.store, `Owner ${j}`, j * calendarsPerOwner).ownerId));
+      localOwners.push((await seed(local.store, `Owner ${j}`, j * calendarsPerOwner)).ownerId);
+      remoteKeys.push(await apiKey(remote.store, (await seed(remote.store, `Owner ${j}`, j * calendarsPerOwner)).ownerId));
     }
-    const warmLocal = seedOwner(local.store, { name: "Warm-up", origins, set: `${set}-warm`, count: WARM_UP_FEEDS });
-    const warmRemote = seedOwner(remote.store, { name: "Warm-up", origins, set: `${set}-warm`, count: WARM_UP_FEEDS });
+    const warmLocal = await seedOwner(local.store, { name: "Warm-up", origins, set: `${set}-warm`, count: WARM_UP_FEEDS });
+    const warmRemote = await seedOwner(remote.store, { name: "Warm-up", origins, set: `${set}-warm`, count: WARM_UP_FEEDS });
 
     server = await startServer({ store: remote.store, host: "127.0.0.1", port: 0, allowPrivateNetworks: true, log: () => {} });
     const endpoint = `${server.url}/api/v1/calendars/sync`;
@@ -63,8 +63,8 @@ export async function runServerLoad({ origins, set = "srv", owners = 50, calenda
     };
   } finally {
     await server?.close({ graceMs: 5_000 });
-    local.dispose();
-    remote.dispose();
+    await local.dispose();
+    await remote.dispose();
   }
 }
 
@@ -101,9 +101,9 @@ function summary(runs, calendars) {
   };
 }
 
-function apiKey(store, ownerId) {
+async function apiKey(store, ownerId) {
   const { token, prefix, hash } = generateToken();
-  store.createToken({ ownerId, name: "bench", prefix, hash, expiresAt: null });
+  await store.createToken({ ownerId, name: "bench", prefix, hash, expiresAt: null });
   return token;
 }
 

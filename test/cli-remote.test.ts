@@ -77,8 +77,8 @@ describe("calsync sync against a calsync server", () => {
   });
 
   it("exits 4 with revoked_token for a revoked key and tells how to get a new one", async () => {
-    const { id, token } = api.createToken(api.owners.allOk);
-    api.store.revokeToken(id);
+    const { id, token } = await api.createToken(api.owners.allOk);
+    await api.store.revokeToken(id);
     const result = await sync(["--base-url", api.url, "--api-key", token]);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain("revoked_token");

@@ -12,9 +12,9 @@ const fixtures = useServerFixtures();
 
 /** Owner Ann's "Sea View Loft" with an Airbnb and a Booking.com calendar, synced once, and its feed token. */
 async function syncedLoft() {
-  const store = fixtures.newStore();
-  const owner = store.createOwner("Ann");
-  const loft = store.createProperty(owner.id, "Sea View Loft");
+  const store = await fixtures.newStore();
+  const owner = await store.createOwner("Ann");
+  const loft = await store.createProperty(owner.id, "Sea View Loft");
   const airbnb = buildIcs([
     { uid: "a1", start: day(5), end: day(8), summary: "Reserved" },
     { uid: "a2", start: day(20), end: day(22), summary: "Airbnb (Not available)" },
@@ -22,21 +22,21 @@ async function syncedLoft() {
     { uid: "a3", start: `${day(30)}T15:00:00.000Z`, end: `${day(33)}T10:00:00.000Z`, summary: "Reserved" },
   ]);
   const bookingFeed = fixtures.feed({ body: buildIcs([{ uid: "b1", start: day(10), end: day(13), summary: "CLOSED - Jane Doe" }]) });
-  store.createCalendar({ propertyId: loft.id, source: "airbnb", url: fixtures.feed({ body: airbnb }) });
-  const booking = store.createCalendar({ propertyId: loft.id, source: "booking", url: bookingFeed });
+  await store.createCalendar({ propertyId: loft.id, source: "airbnb", url: fixtures.feed({ body: airbnb }) });
+  const booking = await store.createCalendar({ propertyId: loft.id, source: "booking", url: bookingFeed });
   const sync = () => syncOwner({ store, ownerId: owner.id, allowPrivateNetworks: true });
   const first = await sync();
   expect(first.ok).toBe(true);
-  return { store, ownerId: owner.id, loft, booking, sync, token: store.propertyFeedToken(loft.id)! };
+  return { store, ownerId: owner.id, loft, booking, sync, token: (await store.propertyFeedToken(loft.id))! };
 }
 
 /** Waits until a change made now has settled: Last-Modified is sent 2 s after the start of its second. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2005 - (Date.now() % 1000)));
 
 /** The nights (start/end dates) of the active reservations of `propertyId`, sorted. */
-function storedNights(store: Store, propertyId: string, exceptSource?: string): string[] {
-  return store
-    .listReservations({ propertyId, status: "active" })
+async function storedNights(store: Store, propertyId: string, exceptSource?: string): Promise<string[]> {
+  return (await store
+      .listReservations({ propertyId, status: "active" }))
     .filter((r) => r.source !== exceptSource)
     .map((r) => nightsOf(r.start, r.end))
     .map(({ start, end }) => `${start}/${end}`)
@@ -65,7 +65,7 @@ describe("GET /ical/<feedToken>.ics", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
     const body = await res.text();
-    expect(feedNights(body)).toEqual(storedNights(store, loft.id));
+    expect(feedNights(body)).toEqual(await storedNights(store, loft.id));
     expect(feedNights(body)).toContain(`${day(30)}/${day(33)}`);
     expect(body).not.toContain("Jane");
     expect(body).toContain("X-WR-CALNAME:Sea View Loft");
@@ -74,13 +74,13 @@ describe("GET /ical/<feedToken>.ics", () => {
   it("round-trips through calsync: a property importing the feed gets the same nights", async () => {
     const { store, ownerId, loft, token } = await syncedLoft();
     const server = await fixtures.serve(store);
-    const mirror = store.createProperty(ownerId, "Mirror");
-    store.createCalendar({ propertyId: mirror.id, source: "other", url: `${server.url}/ical/${token}.ics` });
+    const mirror = await store.createProperty(ownerId, "Mirror");
+    await store.createCalendar({ propertyId: mirror.id, source: "other", url: `${server.url}/ical/${token}.ics` });
     const response = await syncOwner({ store, ownerId, allowPrivateNetworks: true });
     expect(response.ok).toBe(true);
-    expect(storedNights(store, mirror.id)).toEqual(storedNights(store, loft.id));
+    expect(await storedNights(store, mirror.id)).toEqual(await storedNights(store, loft.id));
     // "Not available" is an owner block to the importer: another channel closes the nights, it sells nothing.
-    expect(store.listReservations({ propertyId: mirror.id }).every((r) => r.kind === "block")).toBe(true);
+    expect((await store.listReservations({ propertyId: mirror.id })).every((r) => r.kind === "block")).toBe(true);
   });
 
   it("leaves out the excluded channel's nights, as one name, a list or repeated parameters", async () => {
@@ -89,7 +89,7 @@ describe("GET /ical/<feedToken>.ics", () => {
     const url = `${server.url}/ical/${token}.ics`;
     const withoutAirbnb = await (await fetch(`${url}?exclude=airbnb`)).text();
     expect(feedNights(withoutAirbnb)).toEqual([`${day(10)}/${day(13)}`]);
-    expect(storedNights(store, loft.id, "airbnb")).toEqual([`${day(10)}/${day(13)}`]);
+    expect(await storedNights(store, loft.id, "airbnb")).toEqual([`${day(10)}/${day(13)}`]);
     for (const query of ["exclude=airbnb,booking", "exclude=airbnb&exclude=booking", "exclude=Airbnb,%20Booking"]) {
       const res = await fetch(`${url}?${query}`);
       expect(res.status, query).toBe(200);
@@ -132,7 +132,7 @@ describe("GET /ical/<feedToken>.ics", () => {
     expect(await notModified.text()).toBe("");
 
     // Removing a calendar changes no reservation's updated_at, but its nights leave the feed.
-    store.removeCalendar(booking.id);
+    await store.removeCalendar(booking.id);
     const changed = await fetch(url, { headers: { "if-none-match": etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
@@ -149,7 +149,7 @@ describe("GET /ical/<feedToken>.ics", () => {
     expect(lastModified).toMatch(/ GMT$/);
     expect((await fetch(url, { headers: { "if-modified-since": lastModified } })).status).toBe(304);
 
-    store.removeCalendar(booking.id);
+    await store.removeCalendar(booking.id);
     // Until the change settles no date is sent: a second change in its second would carry the same one.
     const during = await fetch(url, { headers: { "if-modified-since": lastModified } });
     expect(during.status).toBe(200);
@@ -164,8 +164,8 @@ describe("GET /ical/<feedToken>.ics", () => {
   it("stops serving the old URL once the token is rotated (404 with the API's error body)", async () => {
     const { store, loft, token } = await syncedLoft();
     const server = await fixtures.serve(store);
-    expect(store.propertyFeedToken(loft.id)).toBe(token);
-    const rotated = store.propertyFeedToken(loft.id, { rotate: true })!;
+    expect(await store.propertyFeedToken(loft.id)).toBe(token);
+    const rotated = (await store.propertyFeedToken(loft.id, { rotate: true }))!;
     expect(rotated).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(rotated).not.toBe(token);
 

@@ -42,21 +42,21 @@ describe("syncOwner without allowPrivateNetworks", () => {
   let n = 0;
   let route: string;
 
-  beforeEach(() => {
-    store = openStore(path.join(dir, `engine-${++n}.db`));
-    ownerId = store.createOwner("Ana").id;
-    const property = store.createProperty(ownerId, "Sea View Loft");
+  beforeEach(async () => {
+    store = await openStore(path.join(dir, `engine-${++n}.db`));
+    ownerId = (await store.createOwner("Ana")).id;
+    const property = await store.createProperty(ownerId, "Sea View Loft");
     route = `/engine-${n}.ics`;
     feeds.setRoute(route, { body: buildIcs([stay("a", 3, 6), stay("b", 10, 12)]) });
-    calendarId = store.createCalendar({ propertyId: property.id, url: feeds.url(route), source: "airbnb" }).id;
+    calendarId = (await store.createCalendar({ propertyId: property.id, url: feeds.url(route), source: "airbnb" })).id;
   });
-  afterEach(() => store.close());
+  afterEach(async () => await store.close());
 
   it("refuses a loopback feed with blocked_address and leaves the stored reservations untouched", async () => {
     // Seed the calendar with the guard explicitly off, then change the feed so a fetch would change rows.
     const seeded = await syncOwner({ store, ownerId, allowPrivateNetworks: true, timeoutMs: 2000 });
     expect(seeded.ok).toBe(true);
-    const before = store.listReservations();
+    const before = await store.listReservations();
     expect(before.map((r) => r.uid)).toEqual(["a", "b"]);
     feeds.setRoute(route, { body: buildIcs([stay("a", 4, 7), stay("c", 20, 22)]) });
     const requestsBefore = feedRequests(route);
@@ -70,8 +70,8 @@ describe("syncOwner without allowPrivateNetworks", () => {
       status: "failed", reservationsFound: 0, reservationsCreated: 0, reservationsUpdated: 0, reservationsCancelled: 0,
     });
     expect(entry.result.error?.code).toBe("blocked_address");
-    expect(store.listReservations()).toEqual(before);
-    expect(store.getCalendar(calendarId)?.lastErrorCode).toBe("blocked_address");
+    expect(await store.listReservations()).toEqual(before);
+    expect((await store.getCalendar(calendarId))?.lastErrorCode).toBe("blocked_address");
     // Refused before connecting: the feed server never saw the request.
     expect(feedRequests(route)).toBe(requestsBefore);
   });
@@ -79,23 +79,23 @@ describe("syncOwner without allowPrivateNetworks", () => {
   it("treats allowPrivateNetworks: false like the default", async () => {
     const response = await syncOwner({ store, ownerId, allowPrivateNetworks: false, timeoutMs: 2000 });
     expect(response.results[0]?.result.error?.code).toBe("blocked_address");
-    expect(store.listReservations()).toEqual([]);
+    expect(await store.listReservations()).toEqual([]);
   });
 
   it("also refuses a loopback feed named by host name (checked at connect time)", async () => {
-    const property = store.createProperty(ownerId, "Garden Flat");
+    const property = await store.createProperty(ownerId, "Garden Flat");
     const port = new URL(feeds.baseUrl).port;
-    store.createCalendar({ propertyId: property.id, url: `http://localhost:${port}${route}`, source: "other" });
+    await store.createCalendar({ propertyId: property.id, url: `http://localhost:${port}${route}`, source: "other" });
     const response = await syncOwner({ store, ownerId, timeoutMs: 2000 });
     expect(response.results.map((r) => r.result.error?.code)).toEqual(["blocked_address", "blocked_address"]);
-    expect(store.listReservations()).toEqual([]);
+    expect(await store.listReservations()).toEqual([]);
   });
 
   it("syncs the same loopback feed once private networks are allowed", async () => {
     const response = await syncOwner({ store, ownerId, allowPrivateNetworks: true, timeoutMs: 2000 });
     expect(response.ok).toBe(true);
     expect(response.results[0]?.result).toMatchObject({ status: "success", reservationsFound: 2, reservationsCreated: 2 });
-    expect(store.listReservations().map((r) => r.uid)).toEqual(["a", "b"]);
+    expect((await store.listReservations()).map((r) => r.uid)).toEqual(["a", "b"]);
   });
 });
 
@@ -139,20 +139,20 @@ describe("calsync serve without --allow-private-networks", () => {
   let db: string;
   let token: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
     db = path.join(dir, "serve.db");
-    const store = openStore(db);
+    const store = await openStore(db);
     try {
-      const owner = store.createOwner("Ann");
-      const property = store.createProperty(owner.id, "Loft");
+      const owner = await store.createOwner("Ann");
+      const property = await store.createProperty(owner.id, "Loft");
       feeds.setRoute("/serve.ics", { body: buildIcs([stay("s1", 5, 8), stay("s2", 12, 15)]) });
-      store.createCalendar({ propertyId: property.id, source: "airbnb", url: feeds.url("/serve.ics") });
+      await store.createCalendar({ propertyId: property.id, source: "airbnb", url: feeds.url("/serve.ics") });
       const generated = generateToken();
-      store.createToken({ ownerId: owner.id, name: "t", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
+      await store.createToken({ ownerId: owner.id, name: "t", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
       token = generated.token;
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -176,11 +176,11 @@ describe("calsync serve without --allow-private-networks", () => {
     } finally {
       expect(await serve.stop()).toBe(0);
     }
-    const after = openStore(db);
+    const after = await openStore(db);
     try {
-      expect(after.listReservations()).toEqual([]);
+      expect(await after.listReservations()).toEqual([]);
     } finally {
-      after.close();
+      await after.close();
     }
   });
 

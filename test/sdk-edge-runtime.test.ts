@@ -29,8 +29,8 @@ describe("the SDK in the Edge Runtime", () => {
   });
 
   it("syncs through a real server (200, then 207 with the failing calendar) and reports a bad key as AuthenticationError", async () => {
-    const store = newStore();
-    const ann = ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed({ body: ics("a1", "a2") }) }] });
+    const store = await newStore();
+    const ann = await ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed({ body: ics("a1", "a2") }) }] });
     const server = await serve(store);
     const { sdk } = await sdkInEdgeRuntime();
 
@@ -39,7 +39,7 @@ describe("the SDK in the Edge Runtime", () => {
     expect(first).toMatchObject({ ok: true, syncedCalendars: 1, failed: 0 });
     expect(first.results[0]?.result).toMatchObject({ status: "success", reservationsFound: 2, reservationsCreated: 2 });
 
-    store.createCalendar({ propertyId: ann.propertyIds["Loft"]!, source: "booking", url: feed({ status: 503 }) });
+    await store.createCalendar({ propertyId: ann.propertyIds["Loft"]!, source: "booking", url: feed({ status: 503 }) });
     const second = await client.calendars.sync();
     expect(second.ok).toBe(false);
     expect(second.results.map((r) => [r.source, r.result.error?.code ?? null])).toEqual([["airbnb", null], ["booking", "http_error"]]);

@@ -121,17 +121,17 @@ describe("the SDK against a real calsync server", () => {
   });
 
   it("rejects an expired token with code expired_token", async () => {
-    const { token } = api.createToken(api.owners.allOk, new Date(Date.now() - 60_000));
+    const { token } = await api.createToken(api.owners.allOk, new Date(Date.now() - 60_000));
     const error = await rejection(createClient({ apiKey: token, baseURL: api.url }).calendars.sync());
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).code).toBe("expired_token");
   });
 
   it("accepts a token until it is revoked in the store, then rejects it with code revoked_token", async () => {
-    const { id, token } = api.createToken(api.owners.allOk);
+    const { id, token } = await api.createToken(api.owners.allOk);
     const client = createClient({ apiKey: token, baseURL: api.url });
     await expect(client.calendars.sync()).resolves.toMatchObject({ ok: true });
-    expect(api.store.revokeToken(id)).toBe(true);
+    expect(await api.store.revokeToken(id)).toBe(true);
     const error = await rejection(client.calendars.sync());
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).code).toBe("revoked_token");

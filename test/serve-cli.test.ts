@@ -129,17 +129,17 @@ describe("calsync serve as a process", () => {
 
   it("lets a running sync finish on SIGTERM, answers it, writes the calendar whole, and exits 0", async () => {
     const db = tmp.db();
-    const store = openStore(db);
-    const owner = store.createOwner("Ann");
-    const property = store.createProperty(owner.id, "Loft");
+    const store = await openStore(db);
+    const owner = await store.createOwner("Ann");
+    const property = await store.createProperty(owner.id, "Loft");
     const url = feeds.url("/slow.ics", (_req, res) => {
       arrived();
       void released.then(() => res.writeHead(200, { "content-type": "text/calendar" }).end(stays));
     });
-    store.createCalendar({ propertyId: property.id, source: "airbnb", url });
+    await store.createCalendar({ propertyId: property.id, source: "airbnb", url });
     const token = generateToken();
-    store.createToken({ ownerId: owner.id, name: "t", prefix: token.prefix, hash: token.hash, expiresAt: null });
-    store.close();
+    await store.createToken({ ownerId: owner.id, name: "t", prefix: token.prefix, hash: token.hash, expiresAt: null });
+    await store.close();
 
     const serve = startServe(["--db", db, "--port", "0"], { CALSYNC_ALLOW_PRIVATE_NETWORKS: "1" });
     const base = (await serve.firstOutput).trim();
@@ -156,12 +156,12 @@ describe("calsync serve as a process", () => {
     expect(((await res.json()) as SyncResponse).results[0]?.result.reservationsCreated).toBe(4);
     expect(await serve.exited).toBe(0);
 
-    const after = openStore(db);
+    const after = await openStore(db);
     try {
-      expect(after.listReservations({ ownerId: owner.id })).toHaveLength(4);
-      expect(after.listSyncRuns({ ownerId: owner.id })).toHaveLength(1);
+      expect(await after.listReservations({ ownerId: owner.id })).toHaveLength(4);
+      expect(await after.listSyncRuns({ ownerId: owner.id })).toHaveLength(1);
     } finally {
-      after.close();
+      await after.close();
     }
   });
 });

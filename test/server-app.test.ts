@@ -18,9 +18,9 @@ let ownerId: string;
 const tokens = { good: "", expired: "", revoked: "", otherOwner: "" };
 const ids = new Map<string, string>();
 
-function addToken(owner: string, expiresAt: Date | null = null) {
+async function addToken(owner: string, expiresAt: Date | null = null) {
   const generated = generateToken();
-  const record = store.createToken({ ownerId: owner, name: "test", prefix: generated.prefix, hash: generated.hash, expiresAt });
+  const record = await store.createToken({ ownerId: owner, name: "test", prefix: generated.prefix, hash: generated.hash, expiresAt });
   ids.set(generated.token, record.id);
   return { token: generated.token, id: record.id };
 }
@@ -29,22 +29,22 @@ function sync(headers: Record<string, string> = {}, init: RequestInit = {}) {
   return app.fetch(new Request("http://calsync.test/api/v1/calendars/sync", { method: "POST", headers, ...init }));
 }
 
-beforeAll(() => {
-  store = openStore(path.join(dir, "app.db"));
-  ownerId = store.createOwner("Ann").id;
-  store.createProperty(ownerId, "Sea View Loft");
-  store.createProperty(ownerId, "Cabin");
-  tokens.good = addToken(ownerId).token;
-  tokens.expired = addToken(ownerId, new Date(Date.now() - 1000)).token;
-  const revoked = addToken(ownerId);
-  store.revokeToken(revoked.id);
+beforeAll(async () => {
+  store = await openStore(path.join(dir, "app.db"));
+  ownerId = (await store.createOwner("Ann")).id;
+  await store.createProperty(ownerId, "Sea View Loft");
+  await store.createProperty(ownerId, "Cabin");
+  tokens.good = (await addToken(ownerId)).token;
+  tokens.expired = (await addToken(ownerId, new Date(Date.now() - 1000))).token;
+  const revoked = await addToken(ownerId);
+  await store.revokeToken(revoked.id);
   tokens.revoked = revoked.token;
-  tokens.otherOwner = addToken(store.createOwner("Bob").id).token;
+  tokens.otherOwner = (await addToken((await store.createOwner("Bob")).id)).token;
   app = createApp({ store, logger: (line) => logLines.push(line) });
 });
 
-afterAll(() => {
-  store.close();
+afterAll(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -74,13 +74,13 @@ describe("POST /api/v1/calendars/sync", () => {
   });
 
   it("records when a token was last used, and only on success", async () => {
-    const lastUsed = (token: string) => store.listTokens(ownerId).find((t) => t.id === ids.get(token))?.lastUsedAt;
+    const lastUsed = async (token: string) => (await store.listTokens(ownerId)).find((t) => t.id === ids.get(token))?.lastUsedAt;
     await sync({ "x-api-key": tokens.good });
     await sync({ "x-api-key": tokens.expired });
     await sync({ "x-api-key": tokens.revoked });
-    expect(Date.parse(lastUsed(tokens.good) ?? "")).toBeGreaterThan(Date.now() - 60_000);
-    expect(lastUsed(tokens.expired)).toBeNull();
-    expect(lastUsed(tokens.revoked)).toBeNull();
+    expect(Date.parse((await lastUsed(tokens.good)) ?? "")).toBeGreaterThan(Date.now() - 60_000);
+    expect(await lastUsed(tokens.expired)).toBeNull();
+    expect(await lastUsed(tokens.revoked)).toBeNull();
   });
 
   it.each([
@@ -112,7 +112,7 @@ describe("POST /api/v1/calendars/sync", () => {
   });
 
   it("lets a token that expires in one second work now and fail after", async () => {
-    const soon = addToken(ownerId, new Date(Date.now() + 1000)).token;
+    const soon = (await addToken(ownerId, new Date(Date.now() + 1000))).token;
     expect((await sync({ "x-api-key": soon })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const res = await sync({ "x-api-key": soon });
@@ -215,13 +215,13 @@ describe("unexpected faults", () => {
   it("answers 500 internal_error without stack, SQL, path or secret when the database fails", async () => {
     const brokenDir = mkdtempSync(path.join(tmpdir(), "calsync-"));
     const dbPath = path.join(brokenDir, "broken.db");
-    const broken = openStore(dbPath);
-    const owner = broken.createOwner("Ann").id;
+    const broken = await openStore(dbPath);
+    const owner = (await broken.createOwner("Ann")).id;
     const generated = generateToken();
-    broken.createToken({ ownerId: owner, name: "t", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
+    await broken.createToken({ ownerId: owner, name: "t", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
     const faults: unknown[] = [];
     const brokenApp = createApp({ store: broken, onError: (error) => faults.push(error) });
-    broken.close();
+    await broken.close();
     try {
       for (const request of [
         new Request("http://calsync.test/api/v1/calendars/sync", { method: "POST", headers: { "x-api-key": generated.token } }),

@@ -10,8 +10,8 @@ const { feed, newStore, serve, dbPath } = useServerFixtures();
 
 describe("POST /api/v1/calendars/sync over HTTP", () => {
   it("answers 200 with every field of the Sync response when all calendars succeed", async () => {
-    const store = newStore();
-    const ann = ownerWith(store, "Ann", { "Sea View Loft": [{ source: "airbnb", url: feed({ body: ics("a1", "a2") }) }] });
+    const store = await newStore();
+    const ann = await ownerWith(store, "Ann", { "Sea View Loft": [{ source: "airbnb", url: feed({ body: ics("a1", "a2") }) }] });
     const server = await serve(store);
     const res = await post(server, ann.token);
     expect(res.status).toBe(200);
@@ -40,18 +40,18 @@ describe("POST /api/v1/calendars/sync over HTTP", () => {
         },
       ],
     });
-    expect(store.listReservations({ ownerId: ann.ownerId })).toHaveLength(2);
+    expect(await store.listReservations({ ownerId: ann.ownerId })).toHaveLength(2);
   });
 
   it("answers 207 when one calendar fails, reporting the failure without the feed's secrets", async () => {
-    const store = newStore();
-    const ann = ownerWith(store, "Ann", {
-      "Sea View Loft": [
-        { source: "airbnb", url: feed({ body: ics("a1") }) },
-        { source: "booking", url: feed({ status: 503, body: "maintenance" }) },
-      ],
-      "Alpine Cabin": [{ source: "vrbo", url: feed({ body: ics("v1", "v2", "v3") }) }],
-    });
+    const store = await newStore();
+    const ann = await ownerWith(store, "Ann", {
+          "Sea View Loft": [
+            { source: "airbnb", url: feed({ body: ics("a1") }) },
+            { source: "booking", url: feed({ status: 503, body: "maintenance" }) },
+          ],
+          "Alpine Cabin": [{ source: "vrbo", url: feed({ body: ics("v1", "v2", "v3") }) }],
+        });
     const server = await serve(store);
     const res = await post(server, ann.token);
     expect(res.status).toBe(207);
@@ -98,25 +98,25 @@ describe("POST /api/v1/calendars/sync over HTTP", () => {
   });
 
   it("shows an owner's token only that owner's properties", async () => {
-    const store = newStore();
-    const ann = ownerWith(store, "Ann", { "Ann's Loft": [{ source: "airbnb", url: feed({ body: ics("ann1") }) }] });
-    const bob = ownerWith(store, "Bob", { "Bob's Barn": [{ source: "booking", url: feed({ body: ics("bob1", "bob2") }) }] });
+    const store = await newStore();
+    const ann = await ownerWith(store, "Ann", { "Ann's Loft": [{ source: "airbnb", url: feed({ body: ics("ann1") }) }] });
+    const bob = await ownerWith(store, "Bob", { "Bob's Barn": [{ source: "booking", url: feed({ body: ics("bob1", "bob2") }) }] });
     const server = await serve(store);
     const body = (await (await post(server, bob.token)).json()) as SyncResponse;
     expect(body.propertiesChecked).toBe(1);
     expect(body.results.map((r) => [r.propertyId, r.propertyName])).toEqual([[bob.propertyIds["Bob's Barn"], "Bob's Barn"]]);
     expect(JSON.stringify(body)).not.toContain(ann.propertyIds["Ann's Loft"]);
-    expect(store.listReservations({ ownerId: ann.ownerId })).toHaveLength(0);
-    expect(store.listSyncRuns({ ownerId: ann.ownerId })).toHaveLength(0);
+    expect(await store.listReservations({ ownerId: ann.ownerId })).toHaveLength(0);
+    expect(await store.listSyncRuns({ ownerId: ann.ownerId })).toHaveLength(0);
   });
 
   it("answers every error row of the status table as JSON with a request id", async () => {
-    const store = newStore();
-    const ann = ownerWith(store, "Ann", {});
+    const store = await newStore();
+    const ann = await ownerWith(store, "Ann", {});
     const expired = generateToken();
-    store.createToken({ ownerId: ann.ownerId, name: "old", prefix: expired.prefix, hash: expired.hash, expiresAt: new Date(Date.now() - 1) });
-    const revoked = ownerWith(store, "Rev", {});
-    store.revokeToken(revoked.tokenId);
+    await store.createToken({ ownerId: ann.ownerId, name: "old", prefix: expired.prefix, hash: expired.hash, expiresAt: new Date(Date.now() - 1) });
+    const revoked = await ownerWith(store, "Rev", {});
+    await store.revokeToken(revoked.tokenId);
     const server = await serve(store);
     const cases: Array<[Promise<Response>, number, string]> = [
       [post(server), 401, "missing_token"],
@@ -142,11 +142,11 @@ describe("POST /api/v1/calendars/sync over HTTP", () => {
   });
 
   it("answers 500 with a generic body when the database fails under the server", async () => {
-    const store = openStore(dbPath());
-    const ann = ownerWith(store, "Ann", {});
+    const store = await openStore(dbPath());
+    const ann = await ownerWith(store, "Ann", {});
     const log: string[] = [];
     const server = await serve(store, { log });
-    store.close();
+    await store.close();
     const res = await post(server, ann.token);
     expect(res.status).toBe(500);
     const text = await res.text();

@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CalendarWrite, FeedEvent } from "../src/engine/model.js";
 import { defaultDatabasePath, openStore, resolveDatabasePath, SCHEMA_VERSION } from "../src/store/index.js";
-import { MIGRATIONS, migrate } from "../src/store/migrations.js";
+import { MIGRATIONS, migrate } from "../src/store/sqlite/migrations.js";
 import type { Store } from "../src/store/types.js";
 
 /** `YYYY-MM-DD`, `days` from today, so fixtures never go stale. */
@@ -24,8 +24,8 @@ const write = (calendarId: string, parts: Partial<CalendarWrite>): CalendarWrite
 let dir: string;
 let stores: Store[];
 let raws: Database.Database[];
-const open = (name = "calsync.db") => {
-  const store = openStore(join(dir, name));
+const open = async (name = "calsync.db") => {
+  const store = await openStore(join(dir, name));
   stores.push(store);
   return store;
 };
@@ -36,10 +36,10 @@ const raw = (path: string) => {
   return db;
 };
 /** An owner with one property and one calendar, the usual starting point. */
-const loft = (store: Store) => {
-  const owner = store.createOwner("Ana");
-  const property = store.createProperty(owner.id, "Loft");
-  const calendar = store.createCalendar({ propertyId: property.id, url: "https://a.example/1.ics", source: "airbnb" });
+const loft = async (store: Store) => {
+  const owner = await store.createOwner("Ana");
+  const property = await store.createProperty(owner.id, "Loft");
+  const calendar = await store.createCalendar({ propertyId: property.id, url: "https://a.example/1.ics", source: "airbnb" });
   return { owner, property, calendar };
 };
 
@@ -48,40 +48,40 @@ beforeEach(() => {
   stores = [];
   raws = [];
 });
-afterEach(() => {
+afterEach(async () => {
   for (const db of raws) db.close();
-  for (const store of stores) store.close();
+  for (const store of stores) await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe("opening a database", () => {
-  it("creates the file, its directories and the schema, in WAL mode", () => {
-    const store = openStore(join(dir, "nested", "deeper", "calsync.db"));
+  it("creates the file, its directories and the schema, in WAL mode", async () => {
+    const store = await openStore(join(dir, "nested", "deeper", "calsync.db"));
     stores.push(store);
     const db = raw(store.path);
     expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(store.ping()).toBe(true);
+    expect(await store.ping()).toBe(true);
   });
 
-  it("keeps data and schema version when opened again", () => {
-    const first = open();
-    const owner = first.createOwner("Ana");
-    first.close();
-    const second = open();
-    expect(second.listOwners()).toEqual([owner]);
+  it("keeps data and schema version when opened again", async () => {
+    const first = await open();
+    const owner = await first.createOwner("Ana");
+    await first.close();
+    const second = await open();
+    expect(await second.listOwners()).toEqual([owner]);
     expect(raw(second.path).pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
   });
 
-  it("upgrades a file of an older version on open", () => {
+  it("upgrades a file of an older version on open", async () => {
     const path = join(dir, "old.db");
     const old = new Database(path);
     old.exec("CREATE TABLE notes (text TEXT)"); // a file that exists but has never seen calsync's schema
     expect(old.pragma("user_version", { simple: true })).toBe(0);
     old.close();
 
-    const store = open("old.db");
-    expect(store.createOwner("Ana").name).toBe("Ana");
+    const store = await open("old.db");
+    expect((await store.createOwner("Ana")).name).toBe("Ana");
     expect(raw(path).pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
   });
 
@@ -101,13 +101,13 @@ describe("opening a database", () => {
     ).run(day(10), day(12));
     expect(v1.pragma("user_version", { simple: true })).toBe(1);
 
-    const store = open("v1.db");
+    const store = await open("v1.db");
     expect(v1.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
-    expect(store.listReservations().map((r) => [r.id, r.start, r.end])).toEqual([["rsv_0123456789abcdef", day(10), day(12)]]);
+    expect((await store.listReservations()).map((r) => [r.id, r.start, r.end])).toEqual([["rsv_0123456789abcdef", day(10), day(12)]]);
     const indexes = v1.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'reservations'").pluck().all();
     expect(indexes).not.toContain("reservations_start");
     await store.applyCalendarSync(write("cal_0123456789abcdef", { inserts: [event("b", day(20), day(22))] }));
-    expect(store.listReservations().map((r) => r.uid)).toEqual(["a", "b"]);
+    expect((await store.listReservations()).map((r) => r.uid)).toEqual(["a", "b"]);
   });
 
   it("runs only the steps a file has not run yet, each in its own transaction", () => {
@@ -123,12 +123,12 @@ describe("opening a database", () => {
     expect(db.pragma("user_version", { simple: true })).toBe(2);
   });
 
-  it("refuses a database written by a newer calsync with a clear message, leaving it as it was", () => {
+  it("refuses a database written by a newer calsync with a clear message, leaving it as it was", async () => {
     const path = join(dir, "future.db");
     const db = new Database(path);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
-    expect(() => openStore(path)).toThrow(
+    await expect(openStore(path)).rejects.toThrow(
       `database schema version ${SCHEMA_VERSION + 1} is newer than this calsync understands (${SCHEMA_VERSION}): upgrade calsync`,
     );
     const after = raw(path);
@@ -144,7 +144,7 @@ describe("opening a database", () => {
     });
     symlinkSync(resolve("node_modules"), join(dir, "node_modules"), "junction");
     writeFileSync(join(dir, "open.mjs"), `import { openStore } from "./store.mjs";
-      const store = openStore(process.argv[2]); store.createOwner("x"); store.close();`);
+      const store = await openStore(process.argv[2]); await store.createOwner("x"); await store.close();`);
     const run = (path: string) =>
       new Promise<{ code: number | null; stderr: string }>((done) => {
         const child = spawn(process.execPath, [join(dir, "open.mjs"), path], { stdio: ["ignore", "ignore", "pipe"] });
@@ -157,66 +157,66 @@ describe("opening a database", () => {
       const path = join(dir, `race-${round}`, "calsync.db");
       const outcomes = await Promise.all(Array.from({ length: 6 }, () => run(path)));
       expect(outcomes.filter((o) => o.code !== 0).map((o) => o.stderr)).toEqual([]);
-      expect(open(join(`race-${round}`, "calsync.db")).listOwners()).toHaveLength(6);
+      expect(await (await open(join(`race-${round}`, "calsync.db"))).listOwners()).toHaveLength(6);
     }
   }, 30_000);
 
   it("works in memory", async () => {
-    const store = openStore(":memory:");
+    const store = await openStore(":memory:");
     stores.push(store);
-    const { owner } = loft(store);
+    const { owner } = await loft(store);
     expect((await store.ownerCalendars(owner.id)).calendars).toHaveLength(1);
   });
 
-  it("answers ping until closed", () => {
-    const store = open();
-    expect(store.ping()).toBe(true);
-    store.close();
-    expect(store.ping()).toBe(false);
-    store.close(); // closing twice is harmless
+  it("answers ping until closed", async () => {
+    const store = await open();
+    expect(await store.ping()).toBe(true);
+    await store.close();
+    expect(await store.ping()).toBe(false);
+    await store.close(); // closing twice is harmless
   });
 });
 
 describe("the engine's port", () => {
   it("orders calendars by property name, then property creation, then calendar creation", async () => {
-    const store = open();
-    const owner = store.createOwner("Ana");
-    const zebra = store.createProperty(owner.id, "Zebra House");
-    const beach1 = store.createProperty(owner.id, "beach hut");
-    const alpha = store.createProperty(owner.id, "Alpha Flat");
-    const beach2 = store.createProperty(owner.id, "beach hut"); // same name: creation decides, every time
-    store.createProperty(owner.id, "Empty Cabin");
-    const cal = (propertyId: string, n: number) =>
-      store.createCalendar({ propertyId, url: `https://a.example/${n}.ics`, source: "other" }).id;
-    const z1 = cal(zebra.id, 1);
-    const b2 = cal(beach2.id, 2);
-    const a1 = cal(alpha.id, 3);
-    const b1 = cal(beach1.id, 4);
-    const a2 = cal(alpha.id, 5);
-    const other = store.createOwner("Ben");
-    cal(store.createProperty(other.id, "Aardvark").id, 6);
+    const store = await open();
+    const owner = await store.createOwner("Ana");
+    const zebra = await store.createProperty(owner.id, "Zebra House");
+    const beach1 = await store.createProperty(owner.id, "beach hut");
+    const alpha = await store.createProperty(owner.id, "Alpha Flat");
+    const beach2 = await store.createProperty(owner.id, "beach hut"); // same name: creation decides, every time
+    await store.createProperty(owner.id, "Empty Cabin");
+    const cal = async (propertyId: string, n: number) =>
+      (await store.createCalendar({ propertyId, url: `https://a.example/${n}.ics`, source: "other" })).id;
+    const z1 = await cal(zebra.id, 1);
+    const b2 = await cal(beach2.id, 2);
+    const a1 = await cal(alpha.id, 3);
+    const b1 = await cal(beach1.id, 4);
+    const a2 = await cal(alpha.id, 5);
+    const other = await store.createOwner("Ben");
+    await cal((await store.createProperty(other.id, "Aardvark")).id, 6);
 
     const { propertiesChecked, calendars } = await store.ownerCalendars(owner.id);
     expect(propertiesChecked).toBe(5);
     expect(calendars.map((c) => c.id)).toEqual([a1, a2, b1, b2, z1]);
     expect(calendars[0]).toMatchObject({ propertyName: "Alpha Flat", propertyId: alpha.id, lastFound: 0, etag: null });
-    expect(store.listCalendars({ ownerId: owner.id }).map((c) => c.id)).toEqual([a1, a2, b1, b2, z1]);
-    expect(store.listProperties(owner.id).map((p) => p.name)).toEqual([
+    expect((await store.listCalendars({ ownerId: owner.id })).map((c) => c.id)).toEqual([a1, a2, b1, b2, z1]);
+    expect((await store.listProperties(owner.id)).map((p) => p.name)).toEqual([
       "Alpha Flat", "beach hut", "beach hut", "Empty Cabin", "Zebra House",
     ]);
   });
 
   it("counts an owner's properties even when none has a calendar", async () => {
-    const store = open();
-    const owner = store.createOwner("Ana");
+    const store = await open();
+    const owner = await store.createOwner("Ana");
     expect(await store.ownerCalendars(owner.id)).toEqual({ propertiesChecked: 0, calendars: [] });
-    store.createProperty(owner.id, "Loft");
+    await store.createProperty(owner.id, "Loft");
     expect(await store.ownerCalendars(owner.id)).toEqual({ propertiesChecked: 1, calendars: [] });
   });
 
   it("writes a calendar's inserts, updates, cancels and feed state together", async () => {
-    const store = open();
-    const { owner, property, calendar } = loft(store);
+    const store = await open();
+    const { owner, property, calendar } = await loft(store);
     await store.applyCalendarSync(write(calendar.id, {
       inserts: [event("a", day(10), day(14)), event("b", day(20), day(22)), event("c", day(30), day(31))],
       feed: feed('"v1"', 3),
@@ -233,7 +233,7 @@ describe("the engine's port", () => {
       feed: feed('"v2"', 3),
     }));
 
-    const rows = store.listReservations({ propertyId: property.id });
+    const rows = await store.listReservations({ propertyId: property.id });
     expect(rows.map((r) => [r.uid, r.status, r.kind, r.start, r.summary])).toEqual([
       ["a", "active", "block", day(11), "Jo"],
       ["b", "cancelled", "booking", day(20), "Reserved"],
@@ -245,58 +245,58 @@ describe("the engine's port", () => {
     expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({
       etag: '"v2"', contentHash: 'h-"v2"', lastFound: 3,
     });
-    expect(store.getCalendar(calendar.id)).toMatchObject({ lastStatus: "success", lastErrorCode: null });
+    expect(await store.getCalendar(calendar.id)).toMatchObject({ lastStatus: "success", lastErrorCode: null });
   });
 
   it("writes nothing of a calendar when any part of its write fails", async () => {
-    const store = open();
-    const { owner, calendar } = loft(store);
+    const store = await open();
+    const { owner, calendar } = await loft(store);
     await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], feed: feed('"v1"', 1) }));
-    const before = store.listReservations();
-    const calendarBefore = store.getCalendar(calendar.id);
+    const before = await store.listReservations();
+    const calendarBefore = await store.getCalendar(calendar.id);
 
     // The third insert repeats an identity: UNIQUE(calendar_id, uid) fails after the others already ran.
     await expect(store.applyCalendarSync(write(calendar.id, {
-      inserts: [event("c", day(30), day(31)), event("d", day(40), day(41)), event("a", day(50), day(51))],
-      updates: [{ id: before[0]!.id, event: event("a", day(12), day(14)) }],
-      cancels: [before[0]!.id],
-      feed: feed('"v2"', 3),
-    }))).rejects.toThrow(/UNIQUE/);
+              inserts: [event("c", day(30), day(31)), event("d", day(40), day(41)), event("a", day(50), day(51))],
+              updates: [{ id: before[0]!.id, event: event("a", day(12), day(14)) }],
+              cancels: [before[0]!.id],
+              feed: feed('"v2"', 3),
+            }))).rejects.toThrow(/UNIQUE/);
 
-    expect(store.listReservations()).toEqual(before);
-    expect(store.getCalendar(calendar.id)).toEqual(calendarBefore);
+    expect(await store.listReservations()).toEqual(before);
+    expect(await store.getCalendar(calendar.id)).toEqual(calendarBefore);
     expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({ etag: '"v1"', lastFound: 1 });
   });
 
   it("writes nothing, and does not fail, for a calendar removed while its feed was fetched", async () => {
-    const store = open();
-    const { property, calendar } = loft(store);
-    const kept = store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "vrbo" });
-    store.removeCalendar(calendar.id);
+    const store = await open();
+    const { property, calendar } = await loft(store);
+    const kept = await store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "vrbo" });
+    await store.removeCalendar(calendar.id);
     await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], feed: feed('"v1"', 1) }));
-    expect(store.listReservations()).toEqual([]);
-    expect(store.getCalendar(kept.id)).toMatchObject({ lastStatus: null });
+    expect(await store.listReservations()).toEqual([]);
+    expect(await store.getCalendar(kept.id)).toMatchObject({ lastStatus: null });
   });
 
   it("records a failure on the calendar without touching its reservations or validators", async () => {
-    const store = open();
-    const { owner, calendar } = loft(store);
+    const store = await open();
+    const { owner, calendar } = await loft(store);
     await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], feed: feed('"v1"', 1) }));
-    const before = store.listReservations();
+    const before = await store.listReservations();
     const failedAt = new Date();
     await store.recordCalendarFailure({
       calendarId: calendar.id, error: { code: "http_error", message: "feed answered HTTP 503", httpStatus: 503 }, failedAt,
     });
-    expect(store.getCalendar(calendar.id)).toMatchObject({
+    expect(await store.getCalendar(calendar.id)).toMatchObject({
       lastStatus: "failed", lastErrorCode: "http_error", lastErrorMessage: "feed answered HTTP 503",
       lastSyncedAt: failedAt.toISOString(),
     });
-    expect(store.listReservations()).toEqual(before);
+    expect(await store.listReservations()).toEqual(before);
     expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({ etag: '"v1"', lastFound: 1 });
 
     // The next success clears the error.
     await store.applyCalendarSync(write(calendar.id, { feed: feed('"v1"', 1) }));
-    expect(store.getCalendar(calendar.id)).toMatchObject({ lastStatus: "success", lastErrorCode: null, lastErrorMessage: null });
+    expect(await store.getCalendar(calendar.id)).toMatchObject({ lastStatus: "success", lastErrorCode: null, lastErrorMessage: null });
   });
 });
 
@@ -314,9 +314,9 @@ describe("the sync history", () => {
   });
 
   it("keeps each run with one result per calendar, newest run first", async () => {
-    const store = open();
-    const { owner, property, calendar } = loft(store);
-    const booking = store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
+    const store = await open();
+    const { owner, property, calendar } = await loft(store);
+    const booking = await store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
     const earlier = new Date(Date.now() - 60_000);
     await store.recordSyncRun({
       ownerId: owner.id, trigger: "schedule", dryRun: false, startedAt: earlier, calendarIds: [],
@@ -327,13 +327,13 @@ describe("the sync history", () => {
       response: response(property.id),
     });
 
-    const runs = store.listSyncRuns({ ownerId: owner.id });
+    const runs = await store.listSyncRuns({ ownerId: owner.id });
     expect(runs).toMatchObject([
       { trigger: "api", ok: false, syncedCalendars: 2, failed: 1, durationMs: 412, dryRun: false },
       { trigger: "schedule", ok: true, startedAt: earlier.toISOString() },
     ]);
     expect(runs[0]!.id).toMatch(/^run_[0-9A-Za-z]{20}$/);
-    expect(store.listSyncRuns({ ownerId: owner.id, limit: 1 })).toHaveLength(1);
+    expect(await store.listSyncRuns({ ownerId: owner.id, limit: 1 })).toHaveLength(1);
     const results = raw(store.path)
       .prepare("SELECT calendar_id, status, found, error_code, http_status FROM sync_run_results WHERE run_id = ? ORDER BY position")
       .all(runs[0]!.id);
@@ -344,69 +344,69 @@ describe("the sync history", () => {
   });
 
   it("keeps the history of a calendar removed during or after the run, unlinked", async () => {
-    const store = open();
-    const { owner, property, calendar } = loft(store);
-    const booking = store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
-    store.removeCalendar(booking.id); // removed while the run was going
+    const store = await open();
+    const { owner, property, calendar } = await loft(store);
+    const booking = await store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
+    await store.removeCalendar(booking.id); // removed while the run was going
     await store.recordSyncRun({
       ownerId: owner.id, trigger: "cli", dryRun: false, startedAt: new Date(), calendarIds: [calendar.id, booking.id],
       response: response(property.id),
     });
-    store.removeCalendar(calendar.id); // removed later
+    await store.removeCalendar(calendar.id); // removed later
     const linked = raw(store.path).prepare("SELECT calendar_id FROM sync_run_results ORDER BY position").pluck().all();
     expect(linked).toEqual([null, null]);
-    expect(store.listSyncRuns()).toHaveLength(1);
+    expect(await store.listSyncRuns()).toHaveLength(1);
   });
 });
 
 describe("administration", () => {
   it("removes a property with its calendars and reservations, and says when it knows no such property", async () => {
-    const store = open();
-    const { owner, property, calendar } = loft(store);
-    const other = store.createProperty(owner.id, "Cabin");
-    const otherCalendar = store.createCalendar({ propertyId: other.id, url: "https://c.example/c.ics", source: "vrbo" });
+    const store = await open();
+    const { owner, property, calendar } = await loft(store);
+    const other = await store.createProperty(owner.id, "Cabin");
+    const otherCalendar = await store.createCalendar({ propertyId: other.id, url: "https://c.example/c.ics", source: "vrbo" });
     await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))] }));
     await store.applyCalendarSync(write(otherCalendar.id, { inserts: [event("b", day(10), day(14))] }));
 
-    expect(store.removeProperty(property.id)).toBe(true);
-    expect(store.removeProperty(property.id)).toBe(false);
-    expect(store.getProperty(property.id)).toBeUndefined();
-    expect(store.listCalendars().map((c) => c.id)).toEqual([otherCalendar.id]);
-    expect(store.listReservations().map((r) => r.uid)).toEqual(["b"]);
+    expect(await store.removeProperty(property.id)).toBe(true);
+    expect(await store.removeProperty(property.id)).toBe(false);
+    expect(await store.getProperty(property.id)).toBeUndefined();
+    expect((await store.listCalendars()).map((c) => c.id)).toEqual([otherCalendar.id]);
+    expect((await store.listReservations()).map((r) => r.uid)).toEqual(["b"]);
   });
 
   it("dates a property's feed change by the commit, not the sync's clock read before the fetch", async () => {
-    const store = open();
-    const { property, calendar } = loft(store);
+    const store = await open();
+    const { property, calendar } = await loft(store);
     const hourAgo = new Date(Date.now() - 3_600_000);
     const before = new Date().toISOString();
     await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], syncedAt: hourAgo }));
-    expect(store.propertyFeedReservations(property.id).updatedAt! >= before).toBe(true);
+    expect((await store.propertyFeedReservations(property.id)).updatedAt! >= before).toBe(true);
     // Nothing written, nothing changed: the date stays.
-    const stamped = store.propertyFeedReservations(property.id).updatedAt;
+    const stamped = (await store.propertyFeedReservations(property.id)).updatedAt;
     await store.applyCalendarSync(write(calendar.id, {}));
-    expect(store.propertyFeedReservations(property.id).updatedAt).toBe(stamped);
+    expect((await store.propertyFeedReservations(property.id)).updatedAt).toBe(stamped);
   });
 
   it("removes a calendar with its reservations only", async () => {
-    const store = open();
-    const { property, calendar } = loft(store);
-    const kept = store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
+    const store = await open();
+    const { property, calendar } = await loft(store);
+    const kept = await store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
     await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))] }));
     await store.applyCalendarSync(write(kept.id, { inserts: [event("b", day(20), day(24))] }));
 
-    expect(store.removeCalendar(calendar.id)).toBe(true);
-    expect(store.removeCalendar(calendar.id)).toBe(false);
-    expect(store.getCalendar(calendar.id)).toBeUndefined();
-    expect(store.listReservations().map((r) => r.uid)).toEqual(["b"]);
-    expect(store.getProperty(property.id)).toBeDefined();
+    expect(await store.removeCalendar(calendar.id)).toBe(true);
+    expect(await store.removeCalendar(calendar.id)).toBe(false);
+    expect(await store.getCalendar(calendar.id)).toBeUndefined();
+    expect((await store.listReservations()).map((r) => r.uid)).toEqual(["b"]);
+    expect(await store.getProperty(property.id)).toBeDefined();
   });
 
   it("deletes everything of an owner with the owner", async () => {
-    const store = open();
-    const { owner, calendar } = loft(store);
-    const ben = loft(store);
-    store.createToken({ ownerId: owner.id, name: "ci", prefix: "cs_abcd", hash: "a".repeat(64), expiresAt: null });
+    const store = await open();
+    const { owner, calendar } = await loft(store);
+    const ben = await loft(store);
+    await store.createToken({ ownerId: owner.id, name: "ci", prefix: "cs_abcd", hash: "a".repeat(64), expiresAt: null });
     await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))] }));
     await store.applyCalendarSync(write(ben.calendar.id, { inserts: [event("b", day(10), day(14))] }));
 
@@ -415,96 +415,96 @@ describe("administration", () => {
     db.pragma("foreign_keys = ON");
     db.prepare("DELETE FROM owners WHERE id = ?").run(owner.id);
 
-    expect(store.listProperties(owner.id)).toEqual([]);
-    expect(store.listTokens(owner.id)).toEqual([]);
-    expect(store.listReservations().map((r) => r.uid)).toEqual(["b"]);
-    expect(store.listCalendars().map((c) => c.id)).toEqual([ben.calendar.id]);
+    expect(await store.listProperties(owner.id)).toEqual([]);
+    expect(await store.listTokens(owner.id)).toEqual([]);
+    expect((await store.listReservations()).map((r) => r.uid)).toEqual(["b"]);
+    expect((await store.listCalendars()).map((c) => c.id)).toEqual([ben.calendar.id]);
   });
 
-  it("refuses a property for an unknown owner", () => {
-    const store = open();
-    expect(() => store.createProperty("own_missing", "Loft")).toThrow(/FOREIGN KEY/);
+  it("refuses a property for an unknown owner", async () => {
+    const store = await open();
+    await expect(store.createProperty("own_missing", "Loft")).rejects.toThrow(/FOREIGN KEY/);
   });
 
-  it("finds tokens by hash, remembers their use and revokes them once", () => {
-    const store = open();
-    const owner = store.createOwner("Ana");
+  it("finds tokens by hash, remembers their use and revokes them once", async () => {
+    const store = await open();
+    const owner = await store.createOwner("Ana");
     const expiresAt = new Date(Date.now() + 86_400_000);
-    const token = store.createToken({ ownerId: owner.id, name: "ci", prefix: "cs_abcd", hash: "f".repeat(64), expiresAt });
+    const token = await store.createToken({ ownerId: owner.id, name: "ci", prefix: "cs_abcd", hash: "f".repeat(64), expiresAt });
     expect(token).toMatchObject({ name: "ci", prefix: "cs_abcd", expiresAt: expiresAt.toISOString(), revokedAt: null });
     expect(token.id).toMatch(/^tok_[0-9A-Za-z]{20}$/);
-    expect(store.findTokenByHash("f".repeat(64))?.id).toBe(token.id);
-    expect(store.findTokenByHash("e".repeat(64))).toBeUndefined();
+    expect((await store.findTokenByHash("f".repeat(64)))?.id).toBe(token.id);
+    expect(await store.findTokenByHash("e".repeat(64))).toBeUndefined();
 
     const used = new Date("2030-01-01T10:00:00.000Z");
-    store.touchToken(token.id, used);
-    expect(store.findTokenByHash("f".repeat(64))?.lastUsedAt).toBe(used.toISOString());
+    await store.touchToken(token.id, used);
+    expect((await store.findTokenByHash("f".repeat(64)))?.lastUsedAt).toBe(used.toISOString());
 
     const first = new Date("2030-01-02T10:00:00.000Z");
-    expect(store.revokeToken(token.id, first)).toBe(true);
-    expect(store.revokeToken(token.id, new Date("2030-01-03T10:00:00.000Z"))).toBe(true);
-    expect(store.findTokenByHash("f".repeat(64))?.revokedAt).toBe(first.toISOString());
-    expect(store.revokeToken("tok_missing")).toBe(false);
+    expect(await store.revokeToken(token.id, first)).toBe(true);
+    expect(await store.revokeToken(token.id, new Date("2030-01-03T10:00:00.000Z"))).toBe(true);
+    expect((await store.findTokenByHash("f".repeat(64)))?.revokedAt).toBe(first.toISOString());
+    expect(await store.revokeToken("tok_missing")).toBe(false);
   });
 
-  it("lists tokens per owner and never stores one hash twice", () => {
-    const store = open();
-    const ana = store.createOwner("Ana");
-    const ben = store.createOwner("Ben");
-    const t1 = store.createToken({ ownerId: ana.id, name: "one", prefix: "cs_1", hash: "1".repeat(64), expiresAt: null });
-    const t2 = store.createToken({ ownerId: ben.id, name: "two", prefix: "cs_2", hash: "2".repeat(64), expiresAt: null });
-    expect(store.listTokens(ana.id).map((t) => t.id)).toEqual([t1.id]);
-    expect(store.listTokens().map((t) => t.id)).toEqual([t1.id, t2.id]);
-    expect(() =>
+  it("lists tokens per owner and never stores one hash twice", async () => {
+    const store = await open();
+    const ana = await store.createOwner("Ana");
+    const ben = await store.createOwner("Ben");
+    const t1 = await store.createToken({ ownerId: ana.id, name: "one", prefix: "cs_1", hash: "1".repeat(64), expiresAt: null });
+    const t2 = await store.createToken({ ownerId: ben.id, name: "two", prefix: "cs_2", hash: "2".repeat(64), expiresAt: null });
+    expect((await store.listTokens(ana.id)).map((t) => t.id)).toEqual([t1.id]);
+    expect((await store.listTokens()).map((t) => t.id)).toEqual([t1.id, t2.id]);
+    await expect(
       store.createToken({ ownerId: ben.id, name: "dup", prefix: "cs_1", hash: "1".repeat(64), expiresAt: null }),
-    ).toThrow(/UNIQUE/);
+    ).rejects.toThrow(/UNIQUE/);
   });
 
-  it("finds a property by its outbound feed token", () => {
-    const store = open();
-    const { owner, property } = loft(store);
+  it("finds a property by its outbound feed token", async () => {
+    const store = await open();
+    const { owner, property } = await loft(store);
     expect(property.feedToken).toBeNull();
-    store.setPropertyFeedToken(property.id, "secret-1");
-    expect(store.getPropertyByFeedToken("secret-1")?.id).toBe(property.id);
-    expect(store.getPropertyByFeedToken("secret-2")).toBeUndefined();
-    const other = store.createProperty(owner.id, "Cabin");
-    expect(() => store.setPropertyFeedToken(other.id, "secret-1")).toThrow(/UNIQUE/);
+    await store.setPropertyFeedToken(property.id, "secret-1");
+    expect((await store.getPropertyByFeedToken("secret-1"))?.id).toBe(property.id);
+    expect(await store.getPropertyByFeedToken("secret-2")).toBeUndefined();
+    const other = await store.createProperty(owner.id, "Cabin");
+    await expect(store.setPropertyFeedToken(other.id, "secret-1")).rejects.toThrow(/UNIQUE/);
   });
 
   it("lists reservations by property name and start, filtered by owner, property and status", async () => {
-    const store = open();
-    const ana = loft(store); // "Loft"
-    const cabin = store.createProperty(ana.owner.id, "Cabin");
-    const cabinCal = store.createCalendar({ propertyId: cabin.id, url: "https://c.example/c.ics", source: "vrbo" });
-    const ben = loft(store);
+    const store = await open();
+    const ana = await loft(store); // "Loft"
+    const cabin = await store.createProperty(ana.owner.id, "Cabin");
+    const cabinCal = await store.createCalendar({ propertyId: cabin.id, url: "https://c.example/c.ics", source: "vrbo" });
+    const ben = await loft(store);
     await store.applyCalendarSync(write(ana.calendar.id, { inserts: [event("l2", day(20), day(21)), event("l1", day(5), day(6))] }));
     await store.applyCalendarSync(write(cabinCal.id, { inserts: [event("c1", day(30), day(31))] }));
     await store.applyCalendarSync(write(ben.calendar.id, { inserts: [event("b1", day(1), day(2))] }));
-    const l2 = store.listReservations().find((r) => r.uid === "l2")!;
+    const l2 = (await store.listReservations()).find((r) => r.uid === "l2")!;
     await store.applyCalendarSync(write(ana.calendar.id, { cancels: [l2.id] }));
 
-    expect(store.listReservations({ ownerId: ana.owner.id }).map((r) => r.uid)).toEqual(["c1", "l1", "l2"]);
-    expect(store.listReservations({ ownerId: ana.owner.id, status: "active" }).map((r) => r.uid)).toEqual(["c1", "l1"]);
-    expect(store.listReservations({ status: "cancelled" }).map((r) => r.uid)).toEqual(["l2"]);
-    expect(store.listReservations({ propertyId: ben.property.id }).map((r) => r.uid)).toEqual(["b1"]);
-    expect(store.listReservations({ propertyId: cabin.id })[0]).toEqual({
+    expect((await store.listReservations({ ownerId: ana.owner.id })).map((r) => r.uid)).toEqual(["c1", "l1", "l2"]);
+    expect((await store.listReservations({ ownerId: ana.owner.id, status: "active" })).map((r) => r.uid)).toEqual(["c1", "l1"]);
+    expect((await store.listReservations({ status: "cancelled" })).map((r) => r.uid)).toEqual(["l2"]);
+    expect((await store.listReservations({ propertyId: ben.property.id })).map((r) => r.uid)).toEqual(["b1"]);
+    expect((await store.listReservations({ propertyId: cabin.id }))[0]).toEqual({
       id: expect.stringMatching(/^rsv_[0-9A-Za-z]{20}$/), propertyId: cabin.id, calendarId: cabinCal.id, source: "vrbo",
       uid: "c1", kind: "booking", status: "active", start: day(30), end: day(31), summary: "Reserved", details: {},
     });
   });
 
   it("gives ids that sort in creation order, so inserts append to the primary-key index", async () => {
-    const store = open();
-    const first = store.createOwner("Ana").id;
+    const store = await open();
+    const first = (await store.createOwner("Ana")).id;
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = store.createOwner("Ben").id;
+    const second = (await store.createOwner("Ben")).id;
     expect(first < second).toBe(true);
-    expect(new Set(Array.from({ length: 1000 }, () => store.createOwner("x").id)).size).toBe(1000);
+    expect(new Set(Array.from({ length: 1000 }, async () => (await store.createOwner("x")).id)).size).toBe(1000);
   });
 
-  it("gives every record a prefixed id and an ISO-8601 UTC creation time", () => {
-    const store = open();
-    const { owner, property, calendar } = loft(store);
+  it("gives every record a prefixed id and an ISO-8601 UTC creation time", async () => {
+    const store = await open();
+    const { owner, property, calendar } = await loft(store);
     expect(owner.id).toMatch(/^own_[0-9A-Za-z]{20}$/);
     expect(property.id).toMatch(/^prp_[0-9A-Za-z]{20}$/);
     expect(calendar.id).toMatch(/^cal_[0-9A-Za-z]{20}$/);

@@ -21,22 +21,22 @@ beforeAll(async () => {
   feeds = await startFeedServer();
 });
 afterAll(async () => {
-  for (const store of stores) store.close();
+  for (const store of stores) await store.close();
   await feeds.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 /** A fresh database with owner Ann and "Sea View Loft", one calendar per feed; `set` replaces a feed. */
-function loft(calendars: Partial<Record<CalendarSource, IcsEvent[]>>) {
-  const store = openStore(path.join(dir, `conflicts-${++count}.db`));
+async function loft(calendars: Partial<Record<CalendarSource, IcsEvent[]>>) {
+  const store = await openStore(path.join(dir, `conflicts-${++count}.db`));
   stores.push(store);
-  const owner = store.createOwner("Ann");
-  const property = store.createProperty(owner.id, "Sea View Loft");
+  const owner = await store.createOwner("Ann");
+  const property = await store.createProperty(owner.id, "Sea View Loft");
   const paths = new Map<CalendarSource, string>();
   for (const [source, events] of Object.entries(calendars) as Array<[CalendarSource, IcsEvent[]]>) {
     const feedPath = `/conflicts/${count}/${source}.ics`;
     paths.set(source, feedPath);
-    store.createCalendar({ propertyId: property.id, source, url: feeds.url(feedPath, { body: buildIcs(events) }) });
+    await store.createCalendar({ propertyId: property.id, source, url: feeds.url(feedPath, { body: buildIcs(events) }) });
   }
   return {
     store,
@@ -56,10 +56,10 @@ const stay = (uid: string, from: number, to: number, summary = "Reserved"): IcsE
 
 describe("conflicts in the Sync response", () => {
   it("reports nights sold on two channels as one conflict, and the sync still succeeds", async () => {
-    const { sync, propertyId } = loft({
-      airbnb: [stay("a1", 10, 15)],
-      booking: [stay("b1", 13, 18, "CLOSED - Jane Doe")],
-    });
+    const { sync, propertyId } = await loft({
+          airbnb: [stay("a1", 10, 15)],
+          booking: [stay("b1", 13, 18, "CLOSED - Jane Doe")],
+        });
     const response = await sync();
     expect(response.ok).toBe(true);
     expect(response.failed).toBe(0);
@@ -78,25 +78,25 @@ describe("conflicts in the Sync response", () => {
   });
 
   it("leaves conflicts out of the response when a guest leaves the day the next one arrives", async () => {
-    const { sync } = loft({ airbnb: [stay("a1", 10, 13)], booking: [stay("b1", 13, 16, "CLOSED - Not available")] });
+    const { sync } = await loft({ airbnb: [stay("a1", 10, 13)], booking: [stay("b1", 13, 16, "CLOSED - Not available")] });
     const response = await sync();
     expect(response.ok).toBe(true);
     expect(response).not.toHaveProperty("conflicts");
   });
 
   it("does not count an owner block overlapping a booking", async () => {
-    const { sync } = loft({
-      airbnb: [stay("a1", 10, 20, "Airbnb (Not available)")],
-      booking: [stay("b1", 12, 14, "CLOSED - Not available")],
-    });
+    const { sync } = await loft({
+          airbnb: [stay("a1", 10, 20, "Airbnb (Not available)")],
+          booking: [stay("b1", 12, 14, "CLOSED - Not available")],
+        });
     expect(await sync()).not.toHaveProperty("conflicts");
   });
 
   it("drops the conflict once one of the two bookings is cancelled on its channel", async () => {
-    const { sync, set } = loft({
-      airbnb: [stay("a1", 10, 15), stay("a2", 30, 33)],
-      booking: [stay("b1", 12, 14, "CLOSED - Not available")],
-    });
+    const { sync, set } = await loft({
+          airbnb: [stay("a1", 10, 15), stay("a2", 30, 33)],
+          booking: [stay("b1", 12, 14, "CLOSED - Not available")],
+        });
     expect((await sync()).conflicts).toHaveLength(1);
     set("airbnb", [stay("a2", 30, 33)]);
     const after = await sync();
@@ -105,19 +105,19 @@ describe("conflicts in the Sync response", () => {
   });
 
   it("does not warn about a double booking whose nights are all past", async () => {
-    const { sync } = loft({ airbnb: [stay("a1", -12, -8)], booking: [stay("b1", -10, -6, "CLOSED - Not available")] });
+    const { sync } = await loft({ airbnb: [stay("a1", -12, -8)], booking: [stay("b1", -10, -6, "CLOSED - Not available")] });
     const response = await sync();
     expect(response.results.every((r) => r.result.reservationsCreated === 1)).toBe(true);
     expect(response).not.toHaveProperty("conflicts");
   });
 
   it("still reports a double booking that began in the past and runs on", async () => {
-    const { sync } = loft({ airbnb: [stay("a1", -3, 4)], booking: [stay("b1", -2, 2, "CLOSED - Not available")] });
+    const { sync } = await loft({ airbnb: [stay("a1", -3, 4)], booking: [stay("b1", -2, 2, "CLOSED - Not available")] });
     expect((await sync()).conflicts).toMatchObject([{ from: day(-2), to: day(2) }]);
   });
 
   it("in a dry run, reports the double bookings already stored, not the ones it would write", async () => {
-    const { sync } = loft({ airbnb: [stay("a1", 10, 15)], booking: [stay("b1", 13, 18, "CLOSED - Not available")] });
+    const { sync } = await loft({ airbnb: [stay("a1", 10, 15)], booking: [stay("b1", 13, 18, "CLOSED - Not available")] });
     const dry = await sync(true);
     expect(dry.results.map((r) => r.result.reservationsCreated)).toEqual([1, 1]);
     expect(dry).not.toHaveProperty("conflicts");
@@ -128,9 +128,9 @@ describe("conflicts in the Sync response", () => {
 
 describe("conflicts through POST /api/v1/calendars/sync", () => {
   it("answers 200 with the conflicts when every calendar synced", async () => {
-    const { store, ownerId } = loft({ airbnb: [stay("a1", 5, 9)], vrbo: [stay("v1", 8, 12, "Reserved - Max")] });
+    const { store, ownerId } = await loft({ airbnb: [stay("a1", 5, 9)], vrbo: [stay("v1", 8, 12, "Reserved - Max")] });
     const generated = generateToken();
-    store.createToken({ ownerId, name: "t", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
+    await store.createToken({ ownerId, name: "t", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
     const app = createApp({ store, allowPrivateNetworks: true });
     const res = await app.fetch(
       new Request("http://calsync.test/api/v1/calendars/sync", { method: "POST", headers: { "x-api-key": generated.token } }),

@@ -21,22 +21,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await feeds.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "calsync-engine-"));
-  store = openStore(join(dir, "calsync.db"));
-  ownerId = store.createOwner("Ana").id;
+  store = await openStore(join(dir, "calsync.db"));
+  ownerId = (await store.createOwner("Ana")).id;
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 let nextPath = 0;
 /** A calendar on a fresh feed path; returns the path so the test can change what it serves. */
-function addCalendar(propertyName = "Sea View Loft"): { path: string; calendarId: string } {
-  const property = store.listProperties(ownerId).find((p) => p.name === propertyName) ?? store.createProperty(ownerId, propertyName);
+async function addCalendar(propertyName = "Sea View Loft"): Promise<{ path: string; calendarId: string }> {
+  const property = (await store.listProperties(ownerId)).find((p) => p.name === propertyName) ?? (await store.createProperty(ownerId, propertyName));
   const path = `/feed-${++nextPath}.ics`;
-  const calendar = store.createCalendar({ propertyId: property.id, url: feeds.url(path), source: "airbnb" });
+  const calendar = await store.createCalendar({ propertyId: property.id, url: feeds.url(path), source: "airbnb" });
   return { path, calendarId: calendar.id };
 }
 
@@ -51,7 +51,7 @@ const stay = (uid: string, from: number, to: number) => ({ uid, start: day(from)
 
 describe("syncOwner across several syncs", () => {
   it("reports exact counts as a feed gains, moves, loses and cancels reservations", async () => {
-    const { path } = addCalendar();
+    const { path } = await addCalendar();
     const serve = (...events: Parameters<typeof buildIcs>[0]) => feeds.setRoute(path, { body: buildIcs(events) });
 
     serve(stay("a", 3, 6), stay("b", 10, 12), stay("past", -10, -7));
@@ -72,7 +72,7 @@ describe("syncOwner across several syncs", () => {
     serve(stay("a", 3, 6), stay("b", 11, 13));
     expect(counts(await sync())).toEqual([2, 1, 0, 0]);
 
-    const rows = store.listReservations();
+    const rows = await store.listReservations();
     expect(rows.map((r) => [r.uid, r.status])).toEqual([
       ["past", "active"],
       ["a", "active"],
@@ -80,11 +80,11 @@ describe("syncOwner across several syncs", () => {
       ["c", "cancelled"],
     ]);
     expect(rows.find((r) => r.uid === "b")).toMatchObject({ start: day(11), end: day(13) });
-    expect(store.listSyncRuns({ ownerId })).toHaveLength(5);
+    expect(await store.listSyncRuns({ ownerId })).toHaveLength(5);
   });
 
   it("answers a 304 with the stored counts and no changes, sending the stored ETag", async () => {
-    const { path } = addCalendar();
+    const { path } = await addCalendar();
     feeds.setRoute(path, { body: buildIcs([stay("a", 3, 6), stay("b", 8, 9)]), etag: '"v1"' });
     expect(counts(await sync())).toEqual([2, 2, 0, 0]);
     const response = await sync();
@@ -94,7 +94,7 @@ describe("syncOwner across several syncs", () => {
   });
 
   it("parses an unchanged body again on a later day, so recurring events roll forward", async () => {
-    const { path } = addCalendar();
+    const { path } = await addCalendar();
     const weekly = [
       "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT", "UID:weekly-block",
       `DTSTART;VALUE=DATE:${day(1).replaceAll("-", "")}`, `DTEND;VALUE=DATE:${day(2).replaceAll("-", "")}`,
@@ -109,11 +109,11 @@ describe("syncOwner across several syncs", () => {
   });
 
   it("applies a dry run to nothing", async () => {
-    const { path } = addCalendar();
+    const { path } = await addCalendar();
     feeds.setRoute(path, { body: buildIcs([stay("a", 3, 6)]) });
     expect(counts(await sync({ dryRun: true }))).toEqual([1, 1, 0, 0]);
-    expect(store.listReservations()).toEqual([]);
-    expect(store.listSyncRuns({ ownerId })).toEqual([]);
+    expect(await store.listReservations()).toEqual([]);
+    expect(await store.listSyncRuns({ ownerId })).toEqual([]);
   });
 });
 
@@ -131,12 +131,12 @@ describe("a broken feed fails its own calendar and writes nothing", () => {
 
   for (const [what, spec, code] of cases) {
     it(`reports ${code} for ${what}, keeps the stored stays and syncs the other calendar`, async () => {
-      const broken = addCalendar();
-      const healthy = addCalendar();
+      const broken = await addCalendar();
+      const healthy = await addCalendar();
       feeds.setRoute(broken.path, { body: buildIcs([stay("keep-1", 3, 6), stay("keep-2", 9, 11)]) });
       feeds.setRoute(healthy.path, { body: buildIcs([stay("h", 4, 5)]) });
       await sync();
-      const before = store.listReservations();
+      const before = await store.listReservations();
 
       feeds.setRoute(broken.path, spec);
       feeds.setRoute(healthy.path, { body: buildIcs([stay("h", 4, 5), stay("h2", 7, 8)]) });
@@ -151,11 +151,11 @@ describe("a broken feed fails its own calendar and writes nothing", () => {
       expect(entry.result.error?.code).toBe(code);
       if (code === "http_error") expect(entry.result.error?.httpStatus).toBe(spec && "status" in spec ? spec.status : undefined);
       expect(counts(response, 1)).toEqual([2, 1, 0, 0]);
-      const after = store.listReservations({ status: "active" });
+      const after = await store.listReservations({ status: "active" });
       expect(after.filter((r) => r.calendarId === broken.calendarId)).toEqual(
         before.filter((r) => r.calendarId === broken.calendarId),
       );
-      expect(store.getCalendar(broken.calendarId)?.lastErrorCode).toBe(code);
+      expect((await store.getCalendar(broken.calendarId))?.lastErrorCode).toBe(code);
     });
   }
 
@@ -163,22 +163,22 @@ describe("a broken feed fails its own calendar and writes nothing", () => {
     const gone = await startFeedServer();
     const url = gone.url("/x.ics");
     await gone.close();
-    const property = store.createProperty(ownerId, "Loft");
-    store.createCalendar({ propertyId: property.id, url, source: "other" });
+    const property = await store.createProperty(ownerId, "Loft");
+    await store.createCalendar({ propertyId: property.id, url, source: "other" });
     const response = await sync();
     expect(response.results[0]?.result.error?.code).toBe("fetch_failed");
   });
 
   it("refuses to empty a calendar (suspicious_feed) until forced", async () => {
-    const { path, calendarId } = addCalendar();
+    const { path, calendarId } = await addCalendar();
     feeds.setRoute(path, { body: buildIcs([stay("a", 3, 6), stay("b", 8, 9), stay("c", 12, 14)]) });
     await sync();
     feeds.setRoute(path, { body: buildIcs([]) });
     const refused = await sync();
     expect(refused.results[0]?.result.error?.code).toBe("suspicious_feed");
-    expect(store.listReservations({ status: "active" })).toHaveLength(3);
+    expect(await store.listReservations({ status: "active" })).toHaveLength(3);
     const forced = await sync({ force: true });
     expect(counts(forced)).toEqual([0, 0, 0, 3]);
-    expect(store.getCalendar(calendarId)?.lastStatus).toBe("success");
+    expect((await store.getCalendar(calendarId))?.lastStatus).toBe("success");
   });
 });

@@ -27,11 +27,11 @@ beforeAll(async () => {
   refusedPort = new URL(gone.baseUrl).port;
   await gone.close();
   dir = mkdtempSync(path.join(tmpdir(), "calsync-isolation-"));
-  store = openStore(path.join(dir, "calsync.db"));
+  store = await openStore(path.join(dir, "calsync.db"));
 });
 
 afterAll(async () => {
-  store.close();
+  await store.close();
   await feeds.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -93,7 +93,7 @@ describe("one failing feed never touches its calendar nor stops the other (fast-
         sourceArb,
         async (failingFirst, healthyFirst, healthySecond, failure, failingIndex, failingSource, healthySource) => {
           const n = ++run;
-          const ownerId = store.createOwner(`Owner ${n}`).id;
+          const ownerId = (await store.createOwner(`Owner ${n}`)).id;
           // Results are ordered by property name, so the names decide which entry is which.
           const names = ["P0 Loft", "P1 Cottage"];
           const failingRoute = `/run-${n}-failing.ics`;
@@ -101,19 +101,19 @@ describe("one failing feed never touches its calendar nor stops the other (fast-
           const failingBody = buildIcs(failingFirst);
           feeds.setRoute(failingRoute, { body: failingBody });
           feeds.setRoute(healthyRoute, { body: buildIcs(healthyFirst) });
-          const failingProperty = store.createProperty(ownerId, names[failingIndex]!);
-          const healthyProperty = store.createProperty(ownerId, names[1 - failingIndex]!);
-          const failingCalendar = store.createCalendar({ propertyId: failingProperty.id, url: feeds.url(failingRoute), source: failingSource });
-          const healthyCalendar = store.createCalendar({ propertyId: healthyProperty.id, url: feeds.url(healthyRoute), source: healthySource });
-          const rowsOf = (calendarId: string) => store.listReservations({ ownerId }).filter((r) => r.calendarId === calendarId).map(visible);
+          const failingProperty = await store.createProperty(ownerId, names[failingIndex]!);
+          const healthyProperty = await store.createProperty(ownerId, names[1 - failingIndex]!);
+          const failingCalendar = await store.createCalendar({ propertyId: failingProperty.id, url: feeds.url(failingRoute), source: failingSource });
+          const healthyCalendar = await store.createCalendar({ propertyId: healthyProperty.id, url: feeds.url(healthyRoute), source: healthySource });
+          const rowsOf = async (calendarId: string) => (await store.listReservations({ ownerId })).filter((r) => r.calendarId === calendarId).map(visible);
 
           const first = await syncOwner({ store, ownerId, allowPrivateNetworks: true, timeoutMs: 5000 });
           expect(first.ok).toBe(true);
           expect(first.results.map((r) => r.result.reservationsFound)).toEqual(
             failingIndex === 0 ? [failingFirst.length, healthyFirst.length] : [healthyFirst.length, failingFirst.length],
           );
-          const failingBefore = rowsOf(failingCalendar.id);
-          const healthyBefore = rowsOf(healthyCalendar.id);
+          const failingBefore = await rowsOf(failingCalendar.id);
+          const healthyBefore = await rowsOf(healthyCalendar.id);
           expect(failingBefore).toHaveLength(failingFirst.length);
 
           feeds.setRoute(failingRoute, failure.spec(failingBody));
@@ -134,14 +134,14 @@ describe("one failing feed never touches its calendar nor stops the other (fast-
           });
           expect(failed.result.error?.code).toBe(failure.code);
           if (failure.httpStatus !== undefined) expect(failed.result.error?.httpStatus).toBe(failure.httpStatus);
-          expect(rowsOf(failingCalendar.id)).toEqual(failingBefore);
-          expect(store.getCalendar(failingCalendar.id)).toMatchObject({ lastStatus: "failed", lastErrorCode: failure.code });
+          expect(await rowsOf(failingCalendar.id)).toEqual(failingBefore);
+          expect(await store.getCalendar(failingCalendar.id)).toMatchObject({ lastStatus: "failed", lastErrorCode: failure.code });
 
           // The healthy calendar: success, and its counts are what changed in the store.
           expect(healthy.ok).toBe(true);
           expect(healthy.result.status).toBe("success");
           expect(healthy.result.error).toBeUndefined();
-          const healthyAfter = rowsOf(healthyCalendar.id);
+          const healthyAfter = await rowsOf(healthyCalendar.id);
           const active = healthyAfter.filter((r) => r.status === "active");
           // Every event of the new feed is an active row with its dates and summary (and UID when it has one).
           expect(active.map((r) => feedKey(r)).sort()).toEqual(healthySecond.map((e) => feedKey(e)).sort());
@@ -164,7 +164,7 @@ describe("one failing feed never touches its calendar nor stops the other (fast-
             reservationsUpdated: updated,
             reservationsCancelled: cancelled,
           });
-          expect(store.getCalendar(healthyCalendar.id)).toMatchObject({ lastStatus: "success", lastErrorCode: null });
+          expect(await store.getCalendar(healthyCalendar.id)).toMatchObject({ lastStatus: "success", lastErrorCode: null });
         },
       ),
       { numRuns: 35 },

@@ -42,16 +42,16 @@ export interface CliContext {
   /** Exit code of the run; commands set it when they finish with one other than 0. */
   exitCode: number;
   /** Opens (once) the database chosen by `--db`, else `CALSYNC_DB`, else the user data directory. */
-  store(dbFlag?: string): Store;
+  store(dbFlag?: string): Promise<Store>;
   /** The owner named by `--owner`, or the only owner when the flag is left out. */
-  owner(store: Store, ownerFlag?: string): Owner;
+  owner(store: Store, ownerFlag?: string): Promise<Owner>;
   /** Closes what the run opened. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Builds the context of one run. */
 export function createContext(io: CliIO): CliContext {
-  let opened: Store | undefined;
+  let opened: Promise<Store> | undefined;
   const stderr = io.stderr as NodeJS.WriteStream;
   const context: CliContext = {
     io,
@@ -68,20 +68,22 @@ export function createContext(io: CliIO): CliContext {
       opened ??= openStore(resolveDatabasePath(dbFlag, io.env));
       return opened;
     },
-    owner(store, ownerFlag) {
+    async owner(store, ownerFlag) {
       if (ownerFlag) {
-        const owner = store.getOwner(ownerFlag) ?? store.listOwners().find((o) => o.name === ownerFlag);
+        const owner = (await store.getOwner(ownerFlag)) ?? (await store.listOwners()).find((o) => o.name === ownerFlag);
         if (!owner) throw new CliFailure(`no owner "${ownerFlag}" (see: calsync owner list)`, 1);
         return owner;
       }
-      const owners = store.listOwners();
+      const owners = await store.listOwners();
       if (owners.length === 1) return owners[0]!;
       if (owners.length === 0) throw new CliFailure("no owner yet: create one with `calsync owner add NAME`", 1);
       throw new UsageError(`${owners.length} owners in this database: choose one with --owner ID`);
     },
-    close() {
-      opened?.close();
+    async close() {
+      const store = opened;
       opened = undefined;
+      // A database that failed to open has nothing to close; its error was reported by the command.
+      await store?.then(async (s) => await s.close(), () => {});
     },
   };
   return context;

@@ -30,7 +30,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stderr.write(`error: ${message}\n`);
     return EXIT.failure;
   } finally {
-    context.close();
+    await context.close();
   }
 }
 

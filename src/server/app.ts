@@ -89,7 +89,7 @@ export function createApp(options: AppOptions): H3 {
   // The request body is never read: the API takes none, and ignoring it costs nothing.
   app.post(SYNC_PATH, async (event) => {
     const state = stateOf(event);
-    const auth = authenticate(options.store, event.req.headers, state.requestId, now());
+    const auth = await authenticate(options.store, event.req.headers, state.requestId, now());
     if (!auth.ok) return auth.response;
     state.ownerId = auth.ownerId;
     const response = await runner.run(auth.ownerId, "api");
@@ -102,9 +102,9 @@ export function createApp(options: AppOptions): H3 {
 
   registerOutboundFeedRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId });
 
-  app.get("/healthz", (event) => {
+  app.get("/healthz", async (event) => {
     const { requestId } = stateOf(event);
-    if (!options.store.ping()) throw new Error("the database did not answer the health check");
+    if (!(await options.store.ping())) throw new Error("the database did not answer the health check");
     return jsonResponse(200, { ok: true }, requestId);
   });
 

@@ -7,11 +7,11 @@ import { errorResponse } from "./errors.js";
 export type Authentication = { ok: true; ownerId: string; tokenId: string } | { ok: false; response: Response };
 
 /** Checks the `x-api-key` header and records the token's use on success. */
-export function authenticate(store: Store, headers: Headers, requestId: string, now: Date): Authentication {
-  const check = checkToken(store, headers.get("x-api-key"), now);
+export async function authenticate(store: Store, headers: Headers, requestId: string, now: Date): Promise<Authentication> {
+  const check = await checkToken(store, headers.get("x-api-key"), now);
   if (!check.ok) {
     return { ok: false, response: errorResponse(401, check.code, requestId, { "www-authenticate": "ApiKey" }) };
   }
-  store.touchToken(check.token.id, now);
+  await store.touchToken(check.token.id, now);
   return { ok: true, ownerId: check.token.ownerId, tokenId: check.token.id };
 }

@@ -21,10 +21,10 @@ export interface OutboundFeedRouteOptions {
 
 /** Adds `GET /ical/<feedToken>.ics[?exclude=airbnb,booking]` (HEAD too) to `app`. */
 export function registerOutboundFeedRoute(app: H3, options: OutboundFeedRouteOptions): void {
-  app.get(OUTBOUND_FEED_ROUTE, (event) => {
+  app.get(OUTBOUND_FEED_ROUTE, async (event) => {
     const requestId = options.requestIdOf(event);
     const token = feedTokenOf(event.url.pathname);
-    const property = token === undefined ? undefined : options.store.getPropertyByFeedToken(token);
+    const property = token === undefined ? undefined : await options.store.getPropertyByFeedToken(token);
     if (!property) {
       const message = "no such calendar feed; a rotated feed URL stops working (calsync property feed ID prints the current one)";
       return errorResponse(404, "not_found", requestId, {}, message);
@@ -33,7 +33,7 @@ export function registerOutboundFeedRoute(app: H3, options: OutboundFeedRouteOpt
     const exclude = parseExclude(event.url.searchParams.getAll("exclude"));
     if (!exclude.ok) return invalidExclude(exclude.unknown, requestId);
 
-    const feed = renderPropertyFeed(options.store, property, exclude.sources);
+    const feed = await renderPropertyFeed(options.store, property, exclude.sources);
     const headers: Record<string, string> = {
       etag: feed.etag,
       // Revalidate on every poll: after a sync (or a rotation) the next fetch must see it.

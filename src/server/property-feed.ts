@@ -16,8 +16,8 @@ export interface PropertyFeed {
 }
 
 /** Renders `property`'s outbound feed from the store, leaving out the `exclude` sources. */
-export function renderPropertyFeed(store: Store, property: Property, exclude: CalendarSource[] = []): PropertyFeed {
-  const { reservations, updatedAt } = store.propertyFeedReservations(property.id);
+export async function renderPropertyFeed(store: Store, property: Property, exclude: CalendarSource[] = []): Promise<PropertyFeed> {
+  const { reservations, updatedAt } = await store.propertyFeedReservations(property.id);
   // A stamp that moves only when the reservations do keeps an unchanged feed byte-identical, so its
   // ETag holds between a channel's polls; the current time would make every poll a full download.
   const lastModified = new Date(updatedAt ?? property.createdAt);

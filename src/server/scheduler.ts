@@ -34,12 +34,12 @@ export function assertInterval(everyMs: number): void {
 /** Starts syncing every owner that has calendars each `everyMs`; the first round runs after one interval. */
 export function startScheduler(options: SchedulerOptions): Scheduler {
   assertInterval(options.everyMs);
-  const round = () => {
+  const round = async () => {
     let owners: string[];
     try {
       // Owners without calendars are skipped so the history holds only runs that did something.
-      const withCalendars = new Set(options.store.listCalendars().map((calendar) => calendar.ownerId));
-      owners = options.store.listOwners().map((owner) => owner.id).filter((id) => withCalendars.has(id));
+      const withCalendars = new Set((await options.store.listCalendars()).map((calendar) => calendar.ownerId));
+      owners = (await options.store.listOwners()).map((owner) => owner.id).filter((id) => withCalendars.has(id));
     } catch (error) {
       options.onError?.(error, null);
       return;

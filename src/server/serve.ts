@@ -52,7 +52,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const log = createServerLog({ json: options.jsonLogs, write });
   const ownsStore = !options.store;
-  const store = options.store ?? openStore(resolveDatabasePath(options.dbPath, process.env));
+  const store = options.store ?? (await openStore(resolveDatabasePath(options.dbPath, process.env)));
 
   const runner = createSyncRunner({ store, allowPrivateNetworks: options.allowPrivateNetworks });
   const app = createApp({
@@ -66,7 +66,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   try {
     listener = await listenExactly(toNodeHandler(app), host, port);
   } catch (error) {
-    if (ownsStore) store.close();
+    if (ownsStore) await store.close();
     throw error;
   }
   // listhen's own URL drops port 80 but keeps the colon ("http://host:"), so build it from the address.
@@ -98,7 +98,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       await httpClosed;
     }
     // Each calendar is one transaction, so closing now cannot leave one half-written.
-    if (ownsStore) store.close();
+    if (ownsStore) await store.close();
     log.event("info", "stopped");
   };
   return {

@@ -42,11 +42,11 @@ export type TokenCheck =
   | { ok: false; code: "missing_token" | "invalid_token" | "expired_token" | "revoked_token" };
 
 /** Resolves an `x-api-key` value to its token record, or the 401 reason. */
-export function checkToken(store: Store, presented: string | null | undefined, now = new Date()): TokenCheck {
+export async function checkToken(store: Store, presented: string | null | undefined, now = new Date()): Promise<TokenCheck> {
   if (!presented) return { ok: false, code: "missing_token" };
   // Hash first either way, so malformed, unknown and wrong tokens take the same path.
   const hash = hashToken(presented);
-  const record = isWellFormedToken(presented) ? store.findTokenByHash(hash) : undefined;
+  const record = isWellFormedToken(presented) ? await store.findTokenByHash(hash) : undefined;
   if (!record || !timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex"))) {
     return { ok: false, code: "invalid_token" };
   }

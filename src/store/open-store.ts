@@ -1,46 +1,14 @@
-// openStore(): one SQLite file, tuned and migrated, behind the Store interface.
-import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-import { calendarQueries } from "./calendars.js";
-import { migrate } from "./migrations.js";
-import { ownerQueries } from "./owners.js";
-import { propertyQueries } from "./properties.js";
-import { reservationQueries } from "./reservations.js";
-import { syncPortQueries } from "./sync-port.js";
-import { syncRunQueries } from "./sync-runs.js";
-import { tokenQueries } from "./tokens.js";
+// openStore(): the one door to a database, whichever kind `--db` / `CALSYNC_DB` names.
+import { openSqliteStore } from "./sqlite/open.js";
 import type { Store } from "./types.js";
 
-/** Opens the database at `path` (`":memory:"` works too), creating its directories and schema as needed. */
-export function openStore(path: string): Store {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  try {
-    // First, so that every statement below waits for a CLI or server holding the lock instead of failing.
-    db.pragma("busy_timeout = 5000");
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
-    db.pragma("foreign_keys = ON");
-    migrate(db);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  const ping = db.prepare<[], { ok: number }>("SELECT 1 AS ok");
+/** True when `location` names a PostgreSQL database rather than a SQLite file. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(location.trim());
+}
 
-  return {
-    path,
-    ...ownerQueries(db),
-    ...tokenQueries(db),
-    ...propertyQueries(db),
-    ...calendarQueries(db),
-    ...reservationQueries(db),
-    ...syncPortQueries(db),
-    ...syncRunQueries(db),
-    ping: () => db.open && ping.get()?.ok === 1,
-    close() {
-      if (db.open) db.close();
-    },
-  };
+/** Opens the database at `location`: a SQLite file path (`:memory:` too), or a `postgres://` URL. */
+export async function openStore(location: string): Promise<Store> {
+  if (isPostgresUrl(location)) throw new Error("PostgreSQL databases are not supported yet");
+  return openSqliteStore(location);
 }

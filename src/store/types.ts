@@ -78,51 +78,52 @@ export interface SyncRunRow {
 
 /** The whole store: the engine's port plus administration for the doors. */
 export interface Store extends SyncStore {
+  /** Where the data lives: the SQLite file path (or `:memory:`), or the database URL with its password masked. */
   readonly path: string;
 
-  createOwner(name: string): Owner;
-  listOwners(): Owner[];
-  getOwner(id: string): Owner | undefined;
+  createOwner(name: string): Promise<Owner>;
+  listOwners(): Promise<Owner[]>;
+  getOwner(id: string): Promise<Owner | undefined>;
 
   /** Stores an already generated token's hash; the caller shows the plain token once. */
-  createToken(input: { ownerId: string; name: string; prefix: string; hash: string; expiresAt: Date | null }): TokenRecord;
-  listTokens(ownerId?: string): TokenRecord[];
+  createToken(input: { ownerId: string; name: string; prefix: string; hash: string; expiresAt: Date | null }): Promise<TokenRecord>;
+  listTokens(ownerId?: string): Promise<TokenRecord[]>;
   /** The token with this hash, whatever its state (the caller decides expired/revoked). */
-  findTokenByHash(hash: string): TokenRecord | undefined;
+  findTokenByHash(hash: string): Promise<TokenRecord | undefined>;
   /** Marks a token revoked; false when no such token exists. */
-  revokeToken(id: string, at?: Date): boolean;
-  touchToken(id: string, at?: Date): void;
+  revokeToken(id: string, at?: Date): Promise<boolean>;
+  touchToken(id: string, at?: Date): Promise<void>;
 
-  createProperty(ownerId: string, name: string): Property;
-  listProperties(ownerId?: string): Property[];
-  getProperty(id: string): Property | undefined;
+  createProperty(ownerId: string, name: string): Promise<Property>;
+  listProperties(ownerId?: string): Promise<Property[]>;
+  getProperty(id: string): Promise<Property | undefined>;
   /** Removes a property with its calendars and reservations; false when unknown. */
-  removeProperty(id: string): boolean;
-  setPropertyFeedToken(id: string, feedToken: string | null): void;
-  getPropertyByFeedToken(feedToken: string): Property | undefined;
+  removeProperty(id: string): Promise<boolean>;
+  setPropertyFeedToken(id: string, feedToken: string | null): Promise<void>;
+  getPropertyByFeedToken(feedToken: string): Promise<Property | undefined>;
   /**
    * The property's outbound feed token, created (32 random base62 characters) on first use;
    * `rotate` replaces it, so the old URL stops working. Undefined when there is no such property.
    */
-  propertyFeedToken(id: string, options?: { rotate?: boolean }): string | undefined;
+  propertyFeedToken(id: string, options?: { rotate?: boolean }): Promise<string | undefined>;
 
-  createCalendar(input: { propertyId: string; url: string; source: CalendarSource }): Calendar;
-  listCalendars(filter?: { ownerId?: string; propertyId?: string }): Calendar[];
-  getCalendar(id: string): Calendar | undefined;
+  createCalendar(input: { propertyId: string; url: string; source: CalendarSource }): Promise<Calendar>;
+  listCalendars(filter?: { ownerId?: string; propertyId?: string }): Promise<Calendar[]>;
+  getCalendar(id: string): Promise<Calendar | undefined>;
   /** Removes a calendar with its reservations; false when unknown. */
-  removeCalendar(id: string): boolean;
+  removeCalendar(id: string): Promise<boolean>;
 
   /** Reservations ordered by property, start, calendar. */
-  listReservations(filter?: { ownerId?: string; propertyId?: string; status?: ReservationStatus }): ReservationRow[];
+  listReservations(filter?: { ownerId?: string; propertyId?: string; status?: ReservationStatus }): Promise<ReservationRow[]>;
   /**
    * The active reservations of every calendar of a property, as its outbound feed needs them, and the
    * latest `updated_at` of any of its reservations (cancelled ones too; null when it has none).
    */
-  propertyFeedReservations(propertyId: string): { reservations: OutboundReservation[]; updatedAt: string | null };
+  propertyFeedReservations(propertyId: string): Promise<{ reservations: OutboundReservation[]; updatedAt: string | null }>;
 
-  listSyncRuns(filter?: { ownerId?: string; limit?: number }): SyncRunRow[];
+  listSyncRuns(filter?: { ownerId?: string; limit?: number }): Promise<SyncRunRow[]>;
 
   /** Cheap query proving the database answers (health checks). */
-  ping(): boolean;
-  close(): void;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
 }

@@ -30,7 +30,7 @@ export interface ApiFixture {
   /** A valid token of each owner. */
   tokens: { allOk: string; someFailed: string; hanging: string; noCalendars: string };
   /** Creates another token for `owner` (expired when `expiresAt` is in the past). */
-  createToken(owner: Owner, expiresAt?: Date): { id: string; token: string };
+  createToken(owner: Owner, expiresAt?: Date): Promise<{ id: string; token: string }>;
   /** Closes feeds first (so hanging fetches end), then the server, the store, and removes the temp dir. */
   close(): Promise<void>;
 }
@@ -38,40 +38,40 @@ export interface ApiFixture {
 /** Starts the whole set-up; call `close()` in afterAll. */
 export async function startApiFixture(): Promise<ApiFixture> {
   const dir = mkdtempSync(path.join(tmpdir(), "calsync-api-"));
-  const store = openStore(path.join(dir, "calsync.db"));
+  const store = await openStore(path.join(dir, "calsync.db"));
   const feeds = await startFeedServer();
 
   const stay = (uid: string, from: number, nights: number) => ({ uid, start: day(from), end: day(from + nights), summary: "Reserved" });
-  const owner = (name: string, property: string, calendars: Array<{ source: "airbnb" | "vrbo" | "booking"; path: string; spec: Parameters<FeedServer["route"]>[1] }>) => {
-    const created = store.createOwner(name);
-    const prop = store.createProperty(created.id, property);
-    for (const c of calendars) store.createCalendar({ propertyId: prop.id, source: c.source, url: feeds.url(c.path, c.spec) });
+  const owner = async (name: string, property: string, calendars: Array<{ source: "airbnb" | "vrbo" | "booking"; path: string; spec: Parameters<FeedServer["route"]>[1] }>) => {
+    const created = await store.createOwner(name);
+    const prop = await store.createProperty(created.id, property);
+    for (const c of calendars) await store.createCalendar({ propertyId: prop.id, source: c.source, url: feeds.url(c.path, c.spec) });
     return created;
   };
 
   const owners = {
-    allOk: owner("Ann", "Sea View Loft", [
-      { source: "airbnb", path: "/ann/airbnb.ics", spec: { body: buildIcs([stay("a1", 5, 3), stay("a2", 12, 4)]) } },
-      { source: "vrbo", path: "/ann/vrbo.ics", spec: { body: buildIcs([stay("v1", 20, 2)]) } },
-    ]),
-    someFailed: owner("Bob", "Harbour Cottage", [
-      { source: "airbnb", path: "/bob/airbnb.ics", spec: { body: buildIcs([stay("b1", 7, 2)]) } },
-      { source: "booking", path: "/bob/booking.ics", spec: { status: 503, body: "busy" } },
-    ]),
-    hanging: owner("Cem", "Slow Loft", [{ source: "airbnb", path: "/cem/airbnb.ics", spec: { hang: true } }]),
-    noCalendars: owner("Dee", "Empty House", []),
+    allOk: await owner("Ann", "Sea View Loft", [
+            { source: "airbnb", path: "/ann/airbnb.ics", spec: { body: buildIcs([stay("a1", 5, 3), stay("a2", 12, 4)]) } },
+            { source: "vrbo", path: "/ann/vrbo.ics", spec: { body: buildIcs([stay("v1", 20, 2)]) } },
+          ]),
+    someFailed: await owner("Bob", "Harbour Cottage", [
+          { source: "airbnb", path: "/bob/airbnb.ics", spec: { body: buildIcs([stay("b1", 7, 2)]) } },
+          { source: "booking", path: "/bob/booking.ics", spec: { status: 503, body: "busy" } },
+        ]),
+    hanging: await owner("Cem", "Slow Loft", [{ source: "airbnb", path: "/cem/airbnb.ics", spec: { hang: true } }]),
+    noCalendars: await owner("Dee", "Empty House", []),
   };
 
-  const createToken = (who: Owner, expiresAt?: Date) => {
+  const createToken = async (who: Owner, expiresAt?: Date) => {
     const generated = generateToken();
-    const record = store.createToken({ ownerId: who.id, name: "test", prefix: generated.prefix, hash: generated.hash, expiresAt: expiresAt ?? null });
+    const record = await store.createToken({ ownerId: who.id, name: "test", prefix: generated.prefix, hash: generated.hash, expiresAt: expiresAt ?? null });
     return { id: record.id, token: generated.token };
   };
   const tokens = {
-    allOk: createToken(owners.allOk).token,
-    someFailed: createToken(owners.someFailed).token,
-    hanging: createToken(owners.hanging).token,
-    noCalendars: createToken(owners.noCalendars).token,
+    allOk: (await createToken(owners.allOk)).token,
+    someFailed: (await createToken(owners.someFailed)).token,
+    hanging: (await createToken(owners.hanging)).token,
+    noCalendars: (await createToken(owners.noCalendars)).token,
   };
 
   const server = await startServer({ store, host: "127.0.0.1", port: 0, allowPrivateNetworks: true, log: () => {} });
@@ -85,7 +85,7 @@ export async function startApiFixture(): Promise<ApiFixture> {
     async close() {
       await feeds.close();
       await server.close({ graceMs: 2_000 });
-      store.close();
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -60,20 +60,20 @@ export interface TestOwner {
 }
 
 /** Creates an owner, its properties with their calendars (in the order given), and a token. */
-export function ownerWith(
+export async function ownerWith(
   store: Store,
   name: string,
   properties: Record<string, Array<{ source: CalendarSource; url: string }>>,
-): TestOwner {
-  const owner = store.createOwner(name);
+): Promise<TestOwner> {
+  const owner = await store.createOwner(name);
   const propertyIds: Record<string, string> = {};
   for (const [propertyName, calendars] of Object.entries(properties)) {
-    const property = store.createProperty(owner.id, propertyName);
+    const property = await store.createProperty(owner.id, propertyName);
     propertyIds[propertyName] = property.id;
-    for (const calendar of calendars) store.createCalendar({ propertyId: property.id, ...calendar });
+    for (const calendar of calendars) await store.createCalendar({ propertyId: property.id, ...calendar });
   }
   const generated = generateToken();
-  const token = store.createToken({ ownerId: owner.id, name: "t", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
+  const token = await store.createToken({ ownerId: owner.id, name: "t", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
   return { ownerId: owner.id, token: generated.token, tokenId: token.id, propertyIds };
 }
 
@@ -86,9 +86,9 @@ export function post(server: RunningServer, token?: string, headers: Record<stri
 }
 
 /** Polls `condition` until it holds; throws after `ms`. */
-export async function until(condition: () => boolean, ms = 10_000): Promise<void> {
+export async function until(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -109,7 +109,7 @@ export function useServerFixtures() {
     await Promise.all(servers.splice(0).map((server) => server.close({ graceMs: 2000 })));
   });
   afterAll(async () => {
-    for (const store of stores) store.close();
+    for (const store of stores) await store.close();
     await feeds?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -118,8 +118,8 @@ export function useServerFixtures() {
     /** A fresh database path in the temp directory. */
     dbPath: () => path.join(dir, `server-${++count}.db`),
     /** A fresh database, closed after the tests. */
-    newStore(): Store {
-      const store = openStore(path.join(dir, `server-${++count}.db`));
+    async newStore(): Promise<Store> {
+      const store = await openStore(path.join(dir, `server-${++count}.db`));
       stores.push(store);
       return store;
     },

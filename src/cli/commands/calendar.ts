@@ -31,11 +31,11 @@ export function calendarCommand(context: CliContext) {
     )
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action((options) => {
+    .action(async (options) => {
       const url = checkFeedUrl(options.url);
-      const store = context.store(options.db);
-      const property = requireProperty(store, options.property);
-      const created = store.createCalendar({ propertyId: property.id, url, source: options.source ?? detectSource(url) });
+      const store = await context.store(options.db);
+      const property = await requireProperty(store, options.property);
+      const created = await store.createCalendar({ propertyId: property.id, url, source: options.source ?? detectSource(url) });
       if (options.json) return writeJson(context, calendarJson(created));
       writeText(context, `Added ${created.source} calendar ${created.id} to "${property.name}": ${maskUrl(created.url)}`);
       context.logger.info("Next: calsync sync --local");
@@ -48,16 +48,16 @@ export function calendarCommand(context: CliContext) {
     .addOption(ownerOption("only this owner's calendars (id or name; default: every owner)"))
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action((options) => {
-      const store = context.store(options.db);
-      const propertyId = options.property === undefined ? undefined : requireProperty(store, options.property).id;
-      const ownerId = options.owner === undefined ? undefined : context.owner(store, options.owner).id;
-      const calendars = store.listCalendars({ ownerId, propertyId });
+    .action(async (options) => {
+      const store = await context.store(options.db);
+      const propertyId = options.property === undefined ? undefined : (await requireProperty(store, options.property)).id;
+      const ownerId = options.owner === undefined ? undefined : (await context.owner(store, options.owner)).id;
+      const calendars = await store.listCalendars({ ownerId, propertyId });
       if (options.json) return writeJson(context, calendars.map(calendarJson));
       if (calendars.length === 0) {
         return context.logger.info("No calendars yet. Add one with: calsync calendar add --property ID --url URL");
       }
-      const names = new Map(store.listProperties().map((p) => [p.id, p.name]));
+      const names = new Map((await store.listProperties()).map((p) => [p.id, p.name]));
       const paint = stdoutPaint(context);
       const rows = calendars.map((c) => [
         c.id,
@@ -77,11 +77,11 @@ export function calendarCommand(context: CliContext) {
     .argument("<id>", "calendar id (see: calsync calendar list)")
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action((id, options) => {
-      const store = context.store(options.db);
-      const removed = store.getCalendar(id);
+    .action(async (id, options) => {
+      const store = await context.store(options.db);
+      const removed = await store.getCalendar(id);
       if (!removed) throw new CliFailure(`no calendar "${id}" (see: calsync calendar list)`, 1);
-      store.removeCalendar(id);
+      await store.removeCalendar(id);
       if (options.json) return writeJson(context, calendarJson(removed));
       writeText(context, `Removed ${removed.source} calendar ${removed.id} and its reservations.`);
     });

@@ -23,12 +23,12 @@ export function conflictsCommand(context: CliContext) {
         "Reads what the last sync stored; run calsync sync first for the channels' latest state.",
     )
     .action(async (options) => {
-      const store = context.store(options.db);
-      const property = options.property === undefined ? undefined : requireProperty(store, options.property);
-      const ownerId = options.owner === undefined ? undefined : context.owner(store, options.owner).id;
-      const properties = property ? [property] : store.listProperties(ownerId);
+      const store = await context.store(options.db);
+      const property = options.property === undefined ? undefined : await requireProperty(store, options.property);
+      const ownerId = options.owner === undefined ? undefined : (await context.owner(store, options.owner)).id;
+      const properties = property ? [property] : await store.listProperties(ownerId);
       const conflicts = await findPropertyConflicts(
-        (id) => store.propertyActiveBookings(id),
+        async (id) => await store.propertyActiveBookings(id),
         properties.filter((p) => ownerId === undefined || p.ownerId === ownerId).map((p) => p.id),
         { today: formatDate(new Date()) },
       );

@@ -26,14 +26,14 @@ export function exportCommand(context: CliContext) {
       '\nWith --json: {"propertyId", "exclude", "events", "etag", "out", "ics"} (ics: the feed itself).\n' +
         "Example:\n  calsync export --property prp_… --exclude airbnb --out loft.ics",
     )
-    .action((options) => {
+    .action(async (options) => {
       const exclude = parseExclude(options.exclude ?? []);
       if (!exclude.ok) {
         throw new UsageError(`--exclude: unknown source ${JSON.stringify(exclude.unknown)} (one of ${CALENDAR_SOURCES.join(", ")})`);
       }
-      const store = context.store(options.db);
-      const property = requireProperty(store, options.property);
-      const feed = renderPropertyFeed(store, property, exclude.sources);
+      const store = await context.store(options.db);
+      const property = await requireProperty(store, options.property);
+      const feed = await renderPropertyFeed(store, property, exclude.sources);
       if (options.out !== undefined) {
         try {
           writeFileSync(options.out, feed.body);

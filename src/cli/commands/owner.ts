@@ -21,14 +21,14 @@ export function ownerCommand(context: CliContext) {
     .argument("<name>", "name of the owner, e.g. \"Ann Smith\"")
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action((rawName, options) => {
+    .action(async (rawName, options) => {
       const name = rawName.trim();
       if (!name) throw new UsageError("the owner's name is empty");
-      const store = context.store(options.db);
-      const same = store.listOwners().find((o) => o.name === name);
+      const store = await context.store(options.db);
+      const same = (await store.listOwners()).find((o) => o.name === name);
       // Owners are chosen by name too (--owner NAME), so two of one name would be ambiguous.
       if (same) throw new CliFailure(`an owner named "${name}" already exists (${same.id})`, 1);
-      const created = store.createOwner(name);
+      const created = await store.createOwner(name);
       if (options.json) writeJson(context, ownerJson(created));
       else writeText(context, `Added owner ${created.id} "${created.name}".`);
     });
@@ -38,8 +38,8 @@ export function ownerCommand(context: CliContext) {
     .description("List owners")
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action((options) => {
-      const owners = context.store(options.db).listOwners();
+    .action(async (options) => {
+      const owners = await (await context.store(options.db)).listOwners();
       if (options.json) return writeJson(context, owners.map(ownerJson));
       if (owners.length === 0) return context.logger.info("No owners yet. Add one with: calsync owner add NAME");
       const rows = owners.map((o) => [o.id, o.name, formatTime(o.createdAt)]);

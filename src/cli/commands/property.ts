@@ -13,8 +13,8 @@ export function propertyJson(property: Property) {
 }
 
 /** The property with this id, or a failure that tells where to find ids. */
-export function requireProperty(store: Store, id: string): Property {
-  const property = store.getProperty(id);
+export async function requireProperty(store: Store, id: string): Promise<Property> {
+  const property = await store.getProperty(id);
   if (!property) throw new CliFailure(`no property "${id}" (see: calsync property list)`, 1);
   return property;
 }
@@ -30,12 +30,12 @@ export function propertyCommand(context: CliContext) {
     .addOption(ownerOption())
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action((rawName, options) => {
+    .action(async (rawName, options) => {
       const name = rawName.trim();
       if (!name) throw new UsageError("the property's name is empty");
-      const store = context.store(options.db);
-      const owner = context.owner(store, options.owner);
-      const created = store.createProperty(owner.id, name);
+      const store = await context.store(options.db);
+      const owner = await context.owner(store, options.owner);
+      const created = await store.createProperty(owner.id, name);
       if (options.json) return writeJson(context, propertyJson(created));
       writeText(context, `Added property ${created.id} "${created.name}" for ${owner.name}.`);
       context.logger.info(`Next: calsync calendar add --property ${created.id} --url URL`);
@@ -47,14 +47,14 @@ export function propertyCommand(context: CliContext) {
     .addOption(ownerOption("only this owner's properties (id or name; default: every owner)"))
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action((options) => {
-      const store = context.store(options.db);
-      const ownerId = options.owner === undefined ? undefined : context.owner(store, options.owner).id;
-      const properties = store.listProperties(ownerId);
+    .action(async (options) => {
+      const store = await context.store(options.db);
+      const ownerId = options.owner === undefined ? undefined : (await context.owner(store, options.owner)).id;
+      const properties = await store.listProperties(ownerId);
       if (options.json) return writeJson(context, properties.map(propertyJson));
       if (properties.length === 0) return context.logger.info("No properties yet. Add one with: calsync property add NAME");
-      const owners = new Map(store.listOwners().map((o) => [o.id, o.name]));
-      const calendars = store.listCalendars({ ownerId });
+      const owners = new Map((await store.listOwners()).map((o) => [o.id, o.name]));
+      const calendars = await store.listCalendars({ ownerId });
       const rows = properties.map((p) => [
         p.id,
         p.name,
@@ -71,11 +71,11 @@ export function propertyCommand(context: CliContext) {
     .argument("<id>", "property id (see: calsync property list)")
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action((id, options) => {
-      const store = context.store(options.db);
-      const removed = requireProperty(store, id);
-      const calendars = store.listCalendars({ propertyId: id }).length;
-      store.removeProperty(id);
+    .action(async (id, options) => {
+      const store = await context.store(options.db);
+      const removed = await requireProperty(store, id);
+      const calendars = (await store.listCalendars({ propertyId: id })).length;
+      await store.removeProperty(id);
       if (options.json) return writeJson(context, propertyJson(removed));
       writeText(context, `Removed property ${removed.id} "${removed.name}" and its ${plural(calendars, "calendar", "calendars")}.`);
     });
@@ -90,20 +90,20 @@ export function propertyCommand(context: CliContext) {
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText("after", "\nSee docs/two-way-sync.md. Example:\n  calsync property feed prp_… --base-url https://cal.example.com")
-    .action((id, options) => {
+    .action(async (id, options) => {
       const envBase = context.io.env.CALSYNC_BASE_URL?.trim() || undefined;
       const source = options.baseUrl !== undefined ? "--base-url" : "CALSYNC_BASE_URL";
       const base = feedBaseUrl(options.baseUrl ?? envBase ?? DEFAULT_BASE_URL, source);
       if (options.rotate && options.revoke) throw new UsageError("--rotate and --revoke cannot be used together");
-      const store = context.store(options.db);
-      const found = requireProperty(store, id);
+      const store = await context.store(options.db);
+      const found = await requireProperty(store, id);
       if (options.revoke) {
-        store.setPropertyFeedToken(found.id, null);
+        await store.setPropertyFeedToken(found.id, null);
         if (options.json) return writeJson(context, { propertyId: found.id, url: null });
         context.logger.success(`Feed of ${found.id} switched off: its URL now answers 404. \`calsync property feed ${found.id}\` issues a new one.`);
         return;
       }
-      const token = store.propertyFeedToken(found.id, { rotate: options.rotate ?? false });
+      const token = await store.propertyFeedToken(found.id, { rotate: options.rotate ?? false });
       if (token === undefined) throw new CliFailure(`no property "${id}" (see: calsync property list)`, 1);
       const url = `${base}/ical/${token}.ics`;
       if (options.json) return writeJson(context, { propertyId: found.id, url });

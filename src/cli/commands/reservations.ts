@@ -22,14 +22,14 @@ export function reservationsCommand(context: CliContext) {
     .addOption(new Option("--status <status>", "only active or only cancelled reservations").choices(["active", "cancelled"] as const))
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action((options) => {
-      const store = context.store(options.db);
-      const propertyId = options.property === undefined ? undefined : requireProperty(store, options.property).id;
-      const ownerId = options.owner === undefined ? undefined : context.owner(store, options.owner).id;
-      const rows = store.listReservations({ propertyId, ownerId, status: options.status });
+    .action(async (options) => {
+      const store = await context.store(options.db);
+      const propertyId = options.property === undefined ? undefined : (await requireProperty(store, options.property)).id;
+      const ownerId = options.owner === undefined ? undefined : (await context.owner(store, options.owner)).id;
+      const rows = await store.listReservations({ propertyId, ownerId, status: options.status });
       if (options.json) return writeJson(context, rows.map(reservationJson));
       if (rows.length === 0) return context.logger.info("No reservations stored. Fetch them with: calsync sync --local");
-      const names = new Map(store.listProperties().map((p) => [p.id, p.name]));
+      const names = new Map((await store.listProperties()).map((p) => [p.id, p.name]));
       const paint = stdoutPaint(context);
       const table = rows.map((r) => [
         names.get(r.propertyId) ?? r.propertyId,

@@ -34,7 +34,7 @@ export function serveCommand(context: CliContext) {
       const envAllow = env.CALSYNC_ALLOW_PRIVATE_NETWORKS;
 
       const server = await startServer({
-        store: context.store(options.db),
+        store: await context.store(options.db),
         host,
         port,
         syncEveryMs,

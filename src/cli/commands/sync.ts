@@ -56,11 +56,11 @@ export function syncCommand(context: CliContext) {
         return;
       }
 
-      const store = context.store(options.db);
-      const owner = context.owner(store, options.owner);
+      const store = await context.store(options.db);
+      const owner = await context.owner(store, options.owner);
       const env = context.io.env.CALSYNC_ALLOW_PRIVATE_NETWORKS;
       const progress = createProgressLine(context.io.stderr);
-      progress.start(store.listCalendars({ ownerId: owner.id }).length);
+      progress.start((await store.listCalendars({ ownerId: owner.id })).length);
       let response;
       try {
         response = await syncOwner({

@@ -34,18 +34,18 @@ export function tokenCommand(context: CliContext) {
     .option("--expires-in <duration>", "lifetime such as 30s, 15m, 12h or 90d (default: never expires)")
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action((options) => {
+    .action(async (options) => {
       const lifetimeMs = options.expiresIn === undefined ? undefined : parseDuration(options.expiresIn);
-      const store = context.store(options.db);
-      const owner = context.owner(store, options.owner);
+      const store = await context.store(options.db);
+      const owner = await context.owner(store, options.owner);
       const generated = generateToken();
-      const record = store.createToken({
-        ownerId: owner.id,
-        name: options.name,
-        prefix: generated.prefix,
-        hash: generated.hash,
-        expiresAt: lifetimeMs === undefined ? null : new Date(Date.now() + lifetimeMs),
-      });
+      const record = await store.createToken({
+              ownerId: owner.id,
+              name: options.name,
+              prefix: generated.prefix,
+              hash: generated.hash,
+              expiresAt: lifetimeMs === undefined ? null : new Date(Date.now() + lifetimeMs),
+            });
       if (options.json) {
         return writeJson(context, { id: record.id, token: generated.token, name: record.name, expiresAt: record.expiresAt });
       }
@@ -63,13 +63,13 @@ export function tokenCommand(context: CliContext) {
     .addOption(ownerOption("only this owner's tokens (id or name; default: every owner)"))
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action((options) => {
-      const store = context.store(options.db);
-      const ownerId = options.owner === undefined ? undefined : context.owner(store, options.owner).id;
-      const tokens = store.listTokens(ownerId);
+    .action(async (options) => {
+      const store = await context.store(options.db);
+      const ownerId = options.owner === undefined ? undefined : (await context.owner(store, options.owner)).id;
+      const tokens = await store.listTokens(ownerId);
       if (options.json) return writeJson(context, tokens.map(tokenJson));
       if (tokens.length === 0) return context.logger.info("No tokens yet. Create one with: calsync token create");
-      const owners = new Map(store.listOwners().map((o) => [o.id, o.name]));
+      const owners = new Map((await store.listOwners()).map((o) => [o.id, o.name]));
       const now = Date.now();
       const rows = tokens.map((t) => [
         t.id,
@@ -91,12 +91,12 @@ export function tokenCommand(context: CliContext) {
     .argument("<id>", "token id (see: calsync token list)")
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action((id, options) => {
-      const store = context.store(options.db);
-      const before = store.listTokens().find((t) => t.id === id);
+    .action(async (id, options) => {
+      const store = await context.store(options.db);
+      const before = (await store.listTokens()).find((t) => t.id === id);
       if (!before) throw new CliFailure(`no token "${id}" (see: calsync token list)`, 1);
-      if (!before.revokedAt) store.revokeToken(id);
-      const after = store.listTokens().find((t) => t.id === id) ?? before;
+      if (!before.revokedAt) await store.revokeToken(id);
+      const after = (await store.listTokens()).find((t) => t.id === id) ?? before;
       if (options.json) return writeJson(context, tokenJson(after));
       const when = before.revokedAt ? `was already revoked on ${formatTime(before.revokedAt)}` : "is revoked";
       writeText(context, `Token ${after.id} "${after.name}" (${after.prefix}…) ${when}.`);

@@ -46,10 +46,10 @@ export async function runDemo(options: DemoOptions, observer: DemoObserver = {})
   let feeds: FeedHost | undefined;
   let server: RunningServer | undefined;
   try {
-    store = openStore(dbPath);
+    store = await openStore(dbPath);
     feeds = await startFeedHost({ dir: options.feedsDir });
     signal?.throwIfAborted();
-    const scenario = setUpScenario(store, feeds);
+    const scenario = await setUpScenario(store, feeds);
     // Loopback feeds are refused by default (CONTRACT §5); the demo is the case the switch exists for.
     server = await startServer({ store, host: "127.0.0.1", port: 0, allowPrivateNetworks: true, log: () => {} });
     signal?.throwIfAborted();
@@ -58,18 +58,18 @@ export async function runDemo(options: DemoOptions, observer: DemoObserver = {})
     // The same call an app makes: the SDK against the server, which runs the engine on the store.
     const client = createClient({ apiKey: scenario.token, baseURL: server.url, timeout: 30_000 });
     const first = await client.calendars.sync({ signal });
-    const before = store.listReservations();
+    const before = await store.listReservations();
     observer.firstSync?.(first, before);
 
     changeFeed(feeds);
     observer.feedChanged?.();
     const second = await client.calendars.sync({ signal });
-    observer.secondSync?.(second, store.listReservations(), before);
+    observer.secondSync?.(second, await store.listReservations(), before);
     return { first, second, dir };
   } finally {
     await cleanUp(async () => server?.close({ graceMs: 2_000 }));
     await cleanUp(async () => feeds?.close());
-    await cleanUp(async () => store?.close());
+    await cleanUp(async () => await store?.close());
     if (!options.keep) await cleanUp(async () => rmSync(dir, { recursive: true, force: true }));
   }
 }

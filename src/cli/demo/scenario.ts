@@ -49,15 +49,17 @@ export interface Scenario {
 }
 
 /** Adds the demo's owner, property, calendars (served by `feeds`) and an API token to `store`. */
-export function setUpScenario(store: Store, feeds: FeedHost): Scenario {
-  const owner = store.createOwner("Demo Owner");
-  const property = store.createProperty(owner.id, DEMO_PROPERTY);
+export async function setUpScenario(store: Store, feeds: FeedHost): Promise<Scenario> {
+  const owner = await store.createOwner("Demo Owner");
+  const property = await store.createProperty(owner.id, DEMO_PROPERTY);
   // Sources are given explicitly: loopback URLs say nothing about the channel.
-  const calendars = DEMO_CALENDARS.map((calendar) =>
-    store.createCalendar({ propertyId: property.id, source: calendar.source, url: feeds.serve(calendar.source, calendar.file) }),
-  );
+  const calendars = [];
+  // One at a time: calendars sync in creation order, which the demo's table follows.
+  for (const calendar of DEMO_CALENDARS) {
+    calendars.push(await store.createCalendar({ propertyId: property.id, source: calendar.source, url: feeds.serve(calendar.source, calendar.file) }));
+  }
   const generated = generateToken();
-  store.createToken({ ownerId: owner.id, name: "demo", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
+  await store.createToken({ ownerId: owner.id, name: "demo", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
   return { owner, property, calendars, token: generated.token, tokenPrefix: generated.prefix };
 }
 

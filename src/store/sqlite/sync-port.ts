@@ -1,13 +1,13 @@
 // The engine's port (SyncStore) on SQLite: one transaction per calendar, statements prepared once.
 import type Database from "better-sqlite3";
-import type { ConflictInput } from "../engine/conflicts.js";
-import type { CalendarRecord, CalendarWrite, FeedEvent, ReservationKind, ReservationStatus } from "../engine/model.js";
-import type { CalendarSource } from "../types.js";
+import type { ConflictInput } from "../../engine/conflicts.js";
+import type { CalendarRecord, CalendarWrite, FeedEvent, ReservationKind, ReservationStatus } from "../../engine/model.js";
+import type { CalendarSource } from "../../types.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
-import { newId } from "./ids.js";
+import { newId } from "../ids.js";
 import { TOUCH_PROPERTY_FEED } from "./properties.js";
 import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./rows.js";
-import type { Store } from "./types.js";
+import type { Store } from "../types.js";
 
 export type SyncPortQueries = Pick<Store,
   "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordCalendarFailure" | "propertyActiveBookings">;

@@ -1,8 +1,8 @@
 // Owners: the people whose properties are synced; everything else hangs off one.
 import type Database from "better-sqlite3";
-import { newId } from "./ids.js";
+import { newId } from "../ids.js";
 import { toOwner, type OwnerRow } from "./rows.js";
-import type { Store } from "./types.js";
+import type { Store } from "../types.js";
 
 export type OwnerQueries = Pick<Store, "createOwner" | "listOwners" | "getOwner">;
 
@@ -14,13 +14,13 @@ export function ownerQueries(db: Database.Database): OwnerQueries {
   const one = db.prepare<[string], OwnerRow>("SELECT * FROM owners WHERE id = ?");
 
   return {
-    createOwner(name) {
+    async createOwner(name) {
       const owner = { id: newId("own"), name, createdAt: new Date().toISOString() };
       insert.run(owner.id, owner.name, owner.createdAt);
       return owner;
     },
-    listOwners: () => all.all().map(toOwner),
-    getOwner(id) {
+    listOwners: async () => all.all().map(toOwner),
+    async getOwner(id) {
       const row = one.get(id);
       return row && toOwner(row);
     },

@@ -1,9 +1,9 @@
 // The sync history: one row per run, one result row per calendar attempted.
 import type Database from "better-sqlite3";
-import type { SyncRunRecord } from "../engine/store-port.js";
-import { newId } from "./ids.js";
+import type { SyncRunRecord } from "../../engine/store-port.js";
+import { newId } from "../ids.js";
 import { toSyncRun, type SyncRunDbRow } from "./rows.js";
-import type { Store } from "./types.js";
+import type { Store } from "../types.js";
 
 export type SyncRunQueries = Pick<Store, "recordSyncRun" | "listSyncRuns">;
 
@@ -64,7 +64,7 @@ export function syncRunQueries(db: Database.Database): SyncRunQueries {
     async recordSyncRun(run) {
       record(run);
     },
-    listSyncRuns(filter = {}) {
+    async listSyncRuns(filter = {}) {
       const { ownerId = null, limit = 100 } = filter;
       return list.all(ownerId, ownerId, limit).map(toSyncRun);
     },

@@ -1,7 +1,7 @@
 // Row shapes of the SQLite tables and their mapping to the records the store returns.
-import type { ReservationDetails, ReservationKind, ReservationStatus, StoredReservation } from "../engine/model.js";
-import type { CalendarSource, SyncErrorCode } from "../types.js";
-import type { Calendar, Owner, Property, ReservationRow, SyncRunRow, TokenRecord } from "./types.js";
+import type { ReservationDetails, ReservationKind, ReservationStatus, StoredReservation } from "../../engine/model.js";
+import type { CalendarSource, SyncErrorCode } from "../../types.js";
+import type { Calendar, Owner, Property, ReservationRow, SyncRunRow, TokenRecord } from "../types.js";
 
 export interface OwnerRow { id: string; name: string; created_at: string }
 export interface TokenRow {

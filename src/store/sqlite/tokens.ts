@@ -1,8 +1,8 @@
 // API tokens as stored (CONTRACT §3): a SHA-256 hash and a display prefix, never the token itself.
 import type Database from "better-sqlite3";
-import { newId } from "./ids.js";
+import { newId } from "../ids.js";
 import { toToken, type TokenRow } from "./rows.js";
-import type { Store } from "./types.js";
+import type { Store } from "../types.js";
 
 export type TokenQueries = Pick<Store, "createToken" | "listTokens" | "findTokenByHash" | "revokeToken" | "touchToken">;
 
@@ -21,18 +21,18 @@ export function tokenQueries(db: Database.Database): TokenQueries {
   const touch = db.prepare<[string, string]>("UPDATE api_tokens SET last_used_at = ? WHERE id = ?");
 
   return {
-    createToken({ ownerId, name, prefix, hash, expiresAt }) {
+    async createToken({ ownerId, name, prefix, hash, expiresAt }) {
       const id = newId("tok");
       insert.run(id, ownerId, name, prefix, hash, new Date().toISOString(), expiresAt?.toISOString() ?? null);
       return toToken(one.get(id)!);
     },
-    listTokens: (ownerId) => all.all(ownerId ?? null, ownerId ?? null).map(toToken),
-    findTokenByHash(hash) {
+    listTokens: async (ownerId) => all.all(ownerId ?? null, ownerId ?? null).map(toToken),
+    async findTokenByHash(hash) {
       const row = byHash.get(hash);
       return row && toToken(row);
     },
-    revokeToken: (id, at = new Date()) => revoke.run(at.toISOString(), id).changes > 0,
-    touchToken(id, at = new Date()) {
+    revokeToken: async (id, at = new Date()) => revoke.run(at.toISOString(), id).changes > 0,
+    async touchToken(id, at = new Date()) {
       touch.run(at.toISOString(), id);
     },
   };

@@ -1,9 +1,9 @@
 // Calendars: one feed URL of a property, with what its last sync left behind.
 import type Database from "better-sqlite3";
-import { newId } from "./ids.js";
+import { newId } from "../ids.js";
 import { PROPERTY_ORDER, TOUCH_PROPERTY_FEED } from "./properties.js";
 import { toCalendar, type CalendarRow } from "./rows.js";
-import type { Store } from "./types.js";
+import type { Store } from "../types.js";
 
 /** Calendars joined with their property (`c`, `p`), as both the admin and the sync queries read them. */
 export const CALENDAR_SELECT = `
@@ -34,19 +34,19 @@ export function calendarQueries(db: Database.Database): CalendarQueries {
   });
 
   return {
-    createCalendar({ propertyId, url, source }) {
+    async createCalendar({ propertyId, url, source }) {
       const id = newId("cal");
       insert.run(id, propertyId, url, source, new Date().toISOString());
       return toCalendar(one.get(id)!);
     },
-    listCalendars(filter = {}) {
+    async listCalendars(filter = {}) {
       const { ownerId = null, propertyId = null } = filter;
       return all.all(ownerId, ownerId, propertyId, propertyId).map(toCalendar);
     },
-    getCalendar(id) {
+    async getCalendar(id) {
       const row = one.get(id);
       return row && toCalendar(row);
     },
-    removeCalendar: (id) => removeWhole(id),
+    removeCalendar: async (id) => removeWhole(id),
   };
 }

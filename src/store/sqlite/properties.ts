@@ -1,8 +1,8 @@
 // Properties: an owner's rentals, each with its calendars and an optional outbound feed token.
 import type Database from "better-sqlite3";
-import { newId, randomBase62 } from "./ids.js";
+import { newId, randomBase62 } from "../ids.js";
 import { toProperty, type PropertyRow } from "./rows.js";
-import type { Store } from "./types.js";
+import type { Store } from "../types.js";
 
 /**
  * The one order of properties everywhere (`p` = properties): by name as people read it, then
@@ -42,25 +42,25 @@ export function propertyQueries(db: Database.Database): PropertyQueries {
   );
 
   return {
-    createProperty(ownerId, name) {
+    async createProperty(ownerId, name) {
       const id = newId("prp");
       insert.run(id, ownerId, name, new Date().toISOString());
       return toProperty(one.get(id)!);
     },
-    listProperties: (ownerId) => all.all(ownerId ?? null, ownerId ?? null).map(toProperty),
-    getProperty(id) {
+    listProperties: async (ownerId) => all.all(ownerId ?? null, ownerId ?? null).map(toProperty),
+    async getProperty(id) {
       const row = one.get(id);
       return row && toProperty(row);
     },
-    removeProperty: (id) => remove.run(id).changes > 0,
-    setPropertyFeedToken(id, feedToken) {
+    removeProperty: async (id) => remove.run(id).changes > 0,
+    async setPropertyFeedToken(id, feedToken) {
       setFeedToken.run(feedToken, id);
     },
-    getPropertyByFeedToken(feedToken) {
+    async getPropertyByFeedToken(feedToken) {
       const row = byFeedToken.get(feedToken);
       return row && toProperty(row);
     },
-    propertyFeedToken(id, options = {}) {
+    async propertyFeedToken(id, options = {}) {
       const token = randomBase62(FEED_TOKEN_LENGTH);
       if (options.rotate) setFeedToken.run(token, id);
       else firstFeedToken.run(token, id);

@@ -1,9 +1,9 @@
 // The reservation listings people read (`calsync reservations`, the outbound feed); the engine's own reads are in sync-port.ts.
 import type Database from "better-sqlite3";
-import type { OutboundReservation } from "../engine/outbound-feed.js";
+import type { OutboundReservation } from "../../engine/outbound-feed.js";
 import { PROPERTY_ORDER } from "./properties.js";
 import { toReservationRow, type ReservationDbRow } from "./rows.js";
-import type { Store } from "./types.js";
+import type { Store } from "../types.js";
 
 export type ReservationQueries = Pick<Store, "listReservations" | "propertyFeedReservations">;
 
@@ -34,10 +34,10 @@ export function reservationQueries(db: Database.Database): ReservationQueries {
   }));
 
   return {
-    listReservations(filter = {}) {
+    async listReservations(filter = {}) {
       const { ownerId = null, propertyId = null, status = null } = filter;
       return all.all(ownerId, ownerId, propertyId, propertyId, status, status).map(toReservationRow);
     },
-    propertyFeedReservations: (propertyId) => readFeed(propertyId),
+    propertyFeedReservations: async (propertyId) => readFeed(propertyId),
   };
 }
