@@ -18,7 +18,7 @@ export function calendarJson(calendar: Calendar) {
 
 /** Builds the `calendar` command group. */
 export function calendarCommand(context: CliContext) {
-  const calendar = new Command("calendar").description("Add, list and remove the calendar feeds (.ics) of properties");
+  const calendar = new Command("calendar").description("Test, add, list and remove the calendar feeds (.ics) of properties");
 
   calendar
     .command("add")
