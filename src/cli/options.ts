@@ -1,5 +1,8 @@
 // Flags shared by several commands, defined once so that their names and help read the same everywhere.
 import { InvalidArgumentError, Option } from "@commander-js/extra-typings";
+import { UsageError } from "./context.js";
+
+const FEED_PROTOCOLS = ["http:", "https:", "webcal:", "webcals:"];
 
 /** `--db PATH`: the SQLite file; `CALSYNC_DB` and the user data directory are the fallbacks. */
 export function dbOption() {
@@ -32,4 +35,30 @@ export function parseMilliseconds(value: string): number {
     throw new InvalidArgumentError("expected a positive whole number of milliseconds, e.g. 20000");
   }
   return Number(value);
+}
+
+/** `--allow-private-networks`: let feed URLs reach loopback and private addresses (CONTRACT §5). */
+export function allowPrivateNetworksOption() {
+  return new Option("--allow-private-networks", "let feed URLs reach loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)");
+}
+
+/** The flag when given, else `CALSYNC_ALLOW_PRIVATE_NETWORKS` (`1` or `true`); off by default. */
+export function privateNetworksAllowed(flag: boolean | undefined, env: Record<string, string | undefined>): boolean {
+  const value = env.CALSYNC_ALLOW_PRIVATE_NETWORKS;
+  return flag ?? (value === "1" || value === "true");
+}
+
+/** Accepts http(s) and webcal(s) URLs; anything else cannot be fetched. */
+export function checkFeedUrl(raw: string): string {
+  const url = raw.trim();
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new UsageError("--url is not a valid URL (expected http://, https:// or webcal://…)");
+  }
+  if (!FEED_PROTOCOLS.includes(protocol)) {
+    throw new UsageError(`--url must be an http://, https:// or webcal:// address, not ${protocol}//`);
+  }
+  return url;
 }

@@ -19,6 +19,7 @@ const GETTING_STARTED = `
 First sync, on this machine:
   calsync owner add "Ann Smith"
   calsync property add "Sea View Loft"
+  calsync calendar test --url https://www.airbnb.com/calendar/ical/….ics
   calsync calendar add --property prp_… --url https://www.airbnb.com/calendar/ical/….ics
   calsync sync --local
 

@@ -6,6 +6,17 @@ export { parseFeed } from "./parse-feed.js";
 export { diffReservations, type DiffResult, type DiffCounts } from "./diff.js";
 export { detectSource, classifyKind } from "./channels.js";
 export { maskUrl } from "./mask-url.js";
+export { normalizeFeedUrl, sameFeedUrl } from "./feed-url.js";
+export {
+  checkCalendarUrl,
+  feedTokenCandidate,
+  type CalendarUrlCheck,
+  type CalendarUrlVerdict,
+  type ExistingCalendar,
+  type OutboundFeedMatch,
+} from "./calendar-checks.js";
+export { previewFeed, type FeedPreview, type FeedPreviewResult, type FeedWarning, type PreviewFeedOptions } from "./feed-preview.js";
+export { explainHtmlAnswer, type HtmlAnswer } from "./html-answer.js";
 export { findConflicts, findPropertyConflicts, type ConflictInput, type FindConflictsOptions } from "./conflicts.js";
 export {
   buildOutboundFeed,

@@ -5,6 +5,7 @@ import { findPropertyConflicts } from "./conflicts.js";
 import { diffReservations } from "./diff.js";
 import { fetchFeed } from "./fetch-feed.js";
 import { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
+import { explainHtmlAnswer } from "./html-answer.js";
 import { formatDate } from "./local-date.js";
 import type { CalendarRecord, SyncTrigger } from "./model.js";
 import { parseFeed } from "./parse-feed.js";
@@ -152,7 +153,9 @@ async function syncCalendar(
 
   const now = clock();
   const parsed = parseFeed(fetched.body, { source: calendar.source, now });
-  if (!parsed.ok) return fail(parsed.error);
+  if (!parsed.ok) {
+    return fail(explainHtmlAnswer(parsed.error, { body: fetched.body, source: calendar.source, urls: [calendar.url, fetched.finalUrl] }));
+  }
 
   const stored = await store.calendarReservations(calendar.id);
   const diff = diffReservations(stored, parsed.events, { now, force: options.force });

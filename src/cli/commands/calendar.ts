@@ -1,16 +1,15 @@
 // `calsync calendar add|list|remove`: the .ics feeds of a property, one per booking channel.
 import { Command, Option } from "@commander-js/extra-typings";
-import { detectSource } from "../../engine/channels.js";
 import { maskUrl } from "../../engine/mask-url.js";
+import { addCalendar } from "../../server/calendar-setup.js";
 import type { Calendar } from "../../store/types.js";
 import { CALENDAR_SOURCES } from "../../types.js";
-import { CliFailure, UsageError, type CliContext } from "../context.js";
-import { dbOption, jsonOption, ownerOption, propertyOption } from "../options.js";
+import { CliFailure, EXIT, type CliContext } from "../context.js";
+import { checkFeedUrl, dbOption, jsonOption, ownerOption, propertyOption } from "../options.js";
 import { stdoutPaint, writeJson, writeText } from "../output.js";
 import { formatTable, formatTime, type Paint } from "../table.js";
+import { addCalendarTestCommand } from "./calendar-test.js";
 import { requireProperty } from "./property.js";
-
-const FEED_PROTOCOLS = ["http:", "https:", "webcal:", "webcals:"];
 
 /** The JSON shape of a calendar (CONTRACT §6); the URL is masked, because feed URLs carry secrets. */
 export function calendarJson(calendar: Calendar) {
@@ -19,7 +18,7 @@ export function calendarJson(calendar: Calendar) {
 
 /** Builds the `calendar` command group. */
 export function calendarCommand(context: CliContext) {
-  const calendar = new Command("calendar").description("Add, list and remove the calendar feeds (.ics) of properties");
+  const calendar = new Command("calendar").description("Test, add, list and remove the calendar feeds (.ics) of properties");
 
   calendar
     .command("add")
@@ -31,15 +30,26 @@ export function calendarCommand(context: CliContext) {
     )
     .addOption(jsonOption())
     .addOption(dbOption())
+    .addHelpText(
+      "after",
+      "\nRefused (exit 1): a feed that is already a calendar of the property (URLs compared after normalising),\n" +
+        "and calsync's own outbound feeds (/ical/<token>.ics). The same feed on another property is added with a warning.\n" +
+        "Check a link first with: calsync calendar test --url URL",
+    )
     .action(async (options) => {
       const url = checkFeedUrl(options.url);
       const store = await context.store(options.db);
       const property = await requireProperty(store, options.property);
-      const created = await store.createCalendar({ propertyId: property.id, url, source: options.source ?? detectSource(url) });
+      const added = await addCalendar(store, { property, url, source: options.source });
+      if (!added.ok) throw new CliFailure(added.refusal.message, EXIT.failure);
+      for (const warning of added.warnings) context.logger.warn(warning);
+      const created = added.calendar;
       if (options.json) return writeJson(context, calendarJson(created));
       writeText(context, `Added ${created.source} calendar ${created.id} to "${property.name}": ${maskUrl(created.url)}`);
       context.logger.info("Next: calsync sync --local");
     });
+
+  addCalendarTestCommand(calendar, context);
 
   calendar
     .command("list")
@@ -87,21 +97,6 @@ export function calendarCommand(context: CliContext) {
     });
 
   return calendar;
-}
-
-/** Accepts http(s) and webcal(s) URLs; anything else cannot be fetched. */
-function checkFeedUrl(raw: string): string {
-  const url = raw.trim();
-  let protocol: string;
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    throw new UsageError("--url is not a valid URL (expected http://, https:// or webcal://…)");
-  }
-  if (!FEED_PROTOCOLS.includes(protocol)) {
-    throw new UsageError(`--url must be an http://, https:// or webcal:// address, not ${protocol}//`);
-  }
-  return url;
 }
 
 function lastStatus(calendar: Calendar, paint: Paint): string {

@@ -5,7 +5,7 @@ import { isValidHost } from "../../server/listen.js";
 import { startServer } from "../../server/serve.js";
 import { UsageError, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
-import { dbOption, jsonOption } from "../options.js";
+import { dbOption, jsonOption, privateNetworksAllowed } from "../options.js";
 import { writeJson, writeText } from "../output.js";
 
 /** Builds the `serve` command. */
@@ -31,14 +31,13 @@ export function serveCommand(context: CliContext) {
       if (!isValidHost(host)) throw new UsageError(`invalid host "${host}": give a host name or an IP address`);
       const port = parsePort(options.port ?? env.PORT, options.port === undefined ? "PORT" : "--port");
       const syncEveryMs = options.syncEvery === undefined ? undefined : parseSyncEvery(options.syncEvery);
-      const envAllow = env.CALSYNC_ALLOW_PRIVATE_NETWORKS;
 
       const server = await startServer({
         store: await context.store(options.db),
         host,
         port,
         syncEveryMs,
-        allowPrivateNetworks: options.allowPrivateNetworks ?? (envAllow === "1" || envAllow === "true"),
+        allowPrivateNetworks: privateNetworksAllowed(options.allowPrivateNetworks, env),
         jsonLogs: options.jsonLogs ?? false,
         log: (line) => context.io.stderr.write(`${line}\n`),
       });

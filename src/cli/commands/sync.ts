@@ -2,7 +2,7 @@
 import { Command } from "@commander-js/extra-typings";
 import { syncOwner } from "../../engine/sync.js";
 import { UsageError, type CliContext } from "../context.js";
-import { dbOption, jsonOption, ownerOption, timeoutOption } from "../options.js";
+import { dbOption, jsonOption, ownerOption, privateNetworksAllowed, timeoutOption } from "../options.js";
 import { printSyncResponse } from "../output.js";
 import { createProgressLine } from "../progress.js";
 import { remoteSync } from "../sync-remote.js";
@@ -58,7 +58,6 @@ export function syncCommand(context: CliContext) {
 
       const store = await context.store(options.db);
       const owner = await context.owner(store, options.owner);
-      const env = context.io.env.CALSYNC_ALLOW_PRIVATE_NETWORKS;
       const progress = createProgressLine(context.io.stderr);
       progress.start((await store.listCalendars({ ownerId: owner.id })).length);
       let response;
@@ -68,7 +67,7 @@ export function syncCommand(context: CliContext) {
           ownerId: owner.id,
           force: options.force ?? false,
           dryRun: options.dryRun ?? false,
-          allowPrivateNetworks: options.allowPrivateNetworks ?? (env === "1" || env === "true"),
+          allowPrivateNetworks: privateNetworksAllowed(options.allowPrivateNetworks, context.io.env),
           timeoutMs: options.timeout,
           trigger: "cli",
           onProgress: progress.update,

@@ -80,6 +80,7 @@ export function formatOutro(options: { seconds: number; keptDir?: string }): str
     "Next, with your own calendars:\n" +
     '  calsync owner add "Your Name"\n' +
     '  calsync property add "Your Property"\n' +
+    "  calsync calendar test --url https://…/calendar.ics\n" +
     "  calsync calendar add --property ID --url https://…/calendar.ics\n" +
     "  calsync sync --local\n"
   );
