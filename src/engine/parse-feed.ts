@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import ical, { type VEvent } from "node-ical";
 import type { CalendarSource, SyncError } from "../types.js";
 import { classifyKind, extractDetails } from "./channels.js";
+import { eventZone } from "./event-zone.js";
 import { addLocalDays, formatDate } from "./local-date.js";
 import type { FeedEvent } from "./model.js";
 import { expandOccurrences, expansionCost, type Occurrence } from "./recurrence.js";
@@ -149,6 +150,7 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
   const uid = typeof event.uid === "string" && event.uid.trim() ? event.uid.trim() : undefined;
   const base = uid ?? `nouid:${createHash("sha256").update(`${startText}|${endText}|${summary}`).digest("hex").slice(0, 32)}`;
   const identity = occurrence.recurrenceKey === undefined ? base : `${base}#${occurrence.recurrenceKey}`;
+  const timedZone = allDay ? undefined : eventZone(start, zone);
 
   return {
     uid: identity,
@@ -159,6 +161,7 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
     cancelled: text(event.status).toUpperCase() === "CANCELLED",
     details: extractDetails(source, summary, description, text(event.url)),
     raw: rawOf(event),
+    ...(timedZone ? { zone: timedZone } : {}),
   };
 }
 
