@@ -112,6 +112,18 @@ describe("parseFeed sets unreadable events aside", () => {
     expect(result.ok && result.events).toEqual([]);
     expect(result.ok && uids(result.unreadable)).toEqual(["weekly"]);
   });
+
+  it("does not store or count a transparent event, nor warn about its dates", () => {
+    const result = parse(
+      calendar(
+        vevent("UID:plumber", "DTSTART:20310310T090000Z", "DTEND:20310310T100000Z", "TRANSP:TRANSPARENT", "SUMMARY:Plumber"),
+        vevent("UID:reminder", "DTSTART;VALUE=DATE:20310230", "TRANSP:TRANSPARENT", "SUMMARY:Call the cleaner"),
+        vevent("UID:stay", "DTSTART;VALUE=DATE:20310312", "DTEND;VALUE=DATE:20310315", "TRANSP:OPAQUE", "SUMMARY:Reserved"),
+      ),
+    );
+    expect(uids(result.events)).toEqual(["stay"]);
+    expect(result.unreadable).toEqual([]);
+  });
 });
 
 /** Stored reservations after syncing `events` into an empty calendar. */

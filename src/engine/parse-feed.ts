@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import ical, { type VEvent } from "node-ical";
 import type { CalendarSource, SyncError } from "../types.js";
-import { describeEvent } from "./channels.js";
+import { describeEvent, emptyBodyIsEmptyCalendar } from "./channels.js";
 import { addLocalDays, formatDate } from "./local-date.js";
 import { NO_UID_PREFIX, type FeedEvent } from "./model.js";
 import { expandOccurrences, expansionCost, type Occurrence } from "./recurrence.js";
@@ -58,6 +58,7 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
   // node-ical splits lines on \r?\n and keeps a BOM in the first line; CR-only feeds exist.
   const unmarked = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const body = LONE_CR.test(unmarked) ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
+  if (!body.trim() && emptyBodyIsEmptyCalendar(options.source)) return { ok: true, events: [], unreadable: [] };
   const problem = structuralProblem(body);
   if (problem) return { ok: false, error: { code: "not_icalendar", message: `feed is not an iCalendar file (${problem})` } };
 
@@ -90,6 +91,8 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
         // The cost bound is in dates; a date's work varies a hundredfold between rule shapes and zones.
         if (component.rrule && performance.now() - started > MAX_EXPANSION_MS) throw new Error(SLOW_EXPANSION);
         for (const occurrence of expandOccurrences(component, window)) {
+          // "Free" time (TRANSP:TRANSPARENT: a reminder, a plumber's call) takes no night: no reservation.
+          if (isTransparent(occurrence.event)) continue;
           const event = toFeedEvent(occurrence, options.source, zone);
           if (!event) {
             // What the raw-text check let through and node-ical still could not read.
@@ -175,6 +178,10 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
     cancelled: text(event.status).toUpperCase() === "CANCELLED",
     raw: rawOf(event),
   };
+}
+
+function isTransparent(event: Occurrence["event"]): boolean {
+  return text(event.transparency).trim().toUpperCase() === "TRANSPARENT";
 }
 
 function rawOf(event: Partial<VEvent>): Record<string, string> {
