@@ -31,7 +31,8 @@ interface OpenEvent {
 }
 
 const NAME = /^[A-Za-z0-9-]+/;
-const LINE_END = /\r?\n/g;
+/** The content lines this reader needs, by the start of the line (any case: see OpenEvent.miscased). */
+const NEEDED = /(?:BEGIN|END|UID|DTSTART|DTEND|TRANSP)[;:]/iy;
 
 /**
  * Cuts the VEVENTs whose DTSTART is missing, or whose DTSTART or DTEND is not a real date or time,
@@ -72,25 +73,26 @@ export function setAsideUnreadable(body: string): SetAside {
   };
 
   // Physical lines are unfolded into logical ones (a line starting with a space or tab continues the last).
-  let logical = "";
+  // Only the lines this reader needs are cut out of the body and unfolded: feeds run to megabytes.
+  let logical: string | null = null;
   let logicalStart = 0;
-  let from = 0;
-  LINE_END.lastIndex = 0;
-  for (;;) {
-    const match = LINE_END.exec(body);
-    const to = match ? match.index : body.length;
-    const next = match ? to + match[0].length : body.length;
-    const line = body.slice(from, to);
-    if (from > 0 && (line.startsWith(" ") || line.startsWith("\t"))) logical += line.slice(1);
-    else {
-      if (from > 0) read(logical, logicalStart, from);
-      logical = line;
+  for (let from = 0; ; ) {
+    const newline = body.indexOf("\n", from);
+    const to = newline < 0 ? body.length : newline;
+    const end = to > from && body.charCodeAt(to - 1) === 13 ? to - 1 : to;
+    const first = body.charCodeAt(from);
+    if (from > 0 && (first === 32 || first === 9)) {
+      if (logical !== null) logical += body.slice(from + 1, end);
+    } else {
+      if (logical !== null) read(logical, logicalStart, from);
+      NEEDED.lastIndex = from;
+      logical = NEEDED.test(body) ? body.slice(from, end) : null;
       logicalStart = from;
     }
-    if (!match) break;
-    from = next;
+    if (newline < 0) break;
+    from = newline + 1;
   }
-  read(logical, logicalStart, body.length);
+  if (logical !== null) read(logical, logicalStart, body.length);
 
   if (cuts.length === 0) return { body, unreadable };
   let kept = "";
