@@ -36,7 +36,8 @@ const NEEDED = /(?:BEGIN|END|UID|DTSTART|DTEND|TRANSP)[;:]/iy;
 
 /**
  * Cuts the VEVENTs whose DTSTART is missing, or whose DTSTART or DTEND is not a real date or time,
- * out of `body` (unfolded lines, CRLF or LF). Transparent events are left for the parser to drop.
+ * out of `body` (folded lines and CRLF or LF line ends read as iCalendar does). Transparent events are left
+ * for the parser to drop.
  */
 export function setAsideUnreadable(body: string): SetAside {
   const stack: string[] = [];
