@@ -1,6 +1,7 @@
 // diffReservations(): pure CONTRACT §4 — what one feed changes in one calendar, and the counts to report.
 import { formatDate } from "./local-date.js";
 import { isAllDay, type FeedEvent, type StoredReservation } from "./model.js";
+import { unreadableIdentities } from "./unreadable-events.js";
 
 /** The four numbers reported per calendar. */
 export interface DiffCounts {
@@ -29,6 +30,11 @@ export interface DiffOptions {
   now: Date;
   /** Skip the mass-cancellation guard. @default false */
   force?: boolean;
+  /**
+   * UIDs of the feed's unreadable events (`parseFeed`'s `unreadable`; "" for one without UID): their
+   * stored reservations stay exactly as they are and count as found. @default []
+   */
+  unreadable?: readonly string[];
 }
 
 /** Compares one calendar's stored reservations with its freshly parsed feed (CONTRACT §4). */
@@ -69,6 +75,14 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
       updates.push({ id: row.id, event });
       counts.updated++;
     }
+  }
+
+  // A malformed event never changes what is stored: its reservations are present, as they were.
+  const unreadable = unreadableIdentities(options.unreadable ?? []);
+  for (const row of stored) {
+    if (seen.has(row.id) || !unreadable(row.uid)) continue;
+    seen.add(row.id);
+    if (row.status === "active") counts.found++;
   }
 
   // A stay that ended and dropped off the feed is history, not a cancellation nor a block to move.

@@ -15,7 +15,7 @@ export {
   type ExistingCalendar,
   type OutboundFeedMatch,
 } from "./calendar-checks.js";
-export { previewFeed, type FeedPreview, type FeedPreviewResult, type FeedWarning, type PreviewFeedOptions } from "./feed-preview.js";
+export { previewFeed, type FeedPreview, type FeedPreviewResult, type PreviewFeedOptions } from "./feed-preview.js";
 export { explainHtmlAnswer, type HtmlAnswer } from "./html-answer.js";
 export { findConflicts, findPropertyConflicts, type ConflictInput, type FindConflictsOptions } from "./conflicts.js";
 export {

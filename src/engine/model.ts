@@ -14,6 +14,8 @@ export interface ReservationDetails {
   phoneLast4?: string;
   guestName?: string;
   description?: string;
+  /** A tentative booking ("Provisoire - Name", "Tentative"): held, not yet confirmed. */
+  tentative?: boolean;
 }
 
 /**
@@ -47,6 +49,9 @@ export interface StoredReservation {
   summary: string;
   details: ReservationDetails;
 }
+
+/** Start of the identity of an event without UID (a hash of its start, end and summary follows). */
+export const NO_UID_PREFIX = "nouid:";
 
 /** True when `date` is a `YYYY-MM-DD` all-day date rather than a UTC instant. */
 export function isAllDay(date: string): boolean {
