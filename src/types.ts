@@ -119,7 +119,11 @@ export type ApiErrorCode =
   | "invalid_request"
   | "not_found"
   | "method_not_allowed"
-  | "internal_error";
+  | "internal_error"
+  | "bad_request"
+  | "request_too_large"
+  | "rate_limited"
+  | "unavailable";
 
 /** Body of every non-2xx answer. */
 export interface ErrorBody {

@@ -1,5 +1,5 @@
 // Public surface of `calsync/engine`: the sync engine and its pure building blocks.
-export { syncOwner, type SyncOwnerOptions, type SyncProgress } from "./sync.js";
+export { syncOwner, type FeedFetch, type SyncOwnerOptions, type SyncProgress } from "./sync.js";
 export { fetchFeed, type FetchFeedOptions, type FetchFeedResult } from "./fetch-feed.js";
 export { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
 export { parseFeed } from "./parse-feed.js";

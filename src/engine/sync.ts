@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry, SyncWarning } from "../types.js";
 import { findPropertyConflicts } from "./conflicts.js";
 import { diffReservations } from "./diff.js";
-import { fetchFeed } from "./fetch-feed.js";
+import { fetchFeed, type FetchFeedResult } from "./fetch-feed.js";
 import { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
 import { explainHtmlAnswer } from "./html-answer.js";
 import { formatDate } from "./local-date.js";
@@ -37,6 +37,15 @@ export interface SyncOwnerOptions {
   now?: () => Date;
   /** Called after each calendar finishes. */
   onProgress?: (progress: SyncProgress) => void;
+  /** Called after each feed fetch, e.g. for metrics; the wait for a fetch slot is not counted. */
+  onFeedFetched?: (fetch: FeedFetch) => void;
+}
+
+/** One feed fetch, as `onFeedFetched` reports it. */
+export interface FeedFetch {
+  source: CalendarSource;
+  outcome: FetchFeedResult["kind"];
+  durationMs: number;
 }
 
 /** Progress of a run, reported after each calendar. */
@@ -118,15 +127,18 @@ async function syncCalendar(
     return entryOf(calendar, { found: 0, created: 0, updated: 0, cancelled: 0 }, error);
   };
 
-  const fetched = await limiter.run(hostOf(calendar.url), () =>
-    fetchFeed(calendar.url, {
+  const fetched = await limiter.run(hostOf(calendar.url), async () => {
+    const started = performance.now();
+    const result = await fetchFeed(calendar.url, {
       etag: calendar.etag,
       lastModified: calendar.lastModified,
       timeoutMs: options.timeoutMs,
       maxBytes: options.maxBytes,
       allowPrivateNetworks: options.allowPrivateNetworks,
-    }),
-  );
+    });
+    options.onFeedFetched?.({ source: calendar.source, outcome: result.kind, durationMs: performance.now() - started });
+    return result;
+  });
   if (fetched.kind === "error") return fail(fetched.error);
 
   const unchanged = { found: calendar.lastFound, created: 0, updated: 0, cancelled: 0 };
