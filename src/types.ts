@@ -116,7 +116,6 @@ export type ApiErrorCode =
   | "invalid_token"
   | "expired_token"
   | "revoked_token"
-  | "invalid_request"
   | "not_found"
   | "method_not_allowed"
   | "internal_error"

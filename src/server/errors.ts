@@ -7,7 +7,6 @@ const MESSAGES: Record<ApiErrorCode, string> = {
   invalid_token: "the API token is malformed or unknown",
   expired_token: "the API token has expired",
   revoked_token: "the API token has been revoked",
-  invalid_request: "the request's parameters are not valid",
   not_found: "no such endpoint; the API is POST /api/v1/calendars/sync",
   method_not_allowed: "use POST for /api/v1/calendars/sync",
   internal_error: "unexpected server error",

@@ -131,7 +131,6 @@ export const apiErrorCodeSchema = {
     "invalid_token",
     "expired_token",
     "revoked_token",
-    "invalid_request",
     "not_found",
     "method_not_allowed",
     "internal_error",
