@@ -95,7 +95,7 @@ describe("GET /ical/<feedToken>.ics", () => {
     }
   });
 
-  it("answers 400 invalid_request for an unknown channel in exclude, so a typo cannot cause an echo loop", async () => {
+  it("answers 400 bad_request for an unknown channel in exclude, so a typo cannot cause an echo loop", async () => {
     const { store, token } = await syncedLoft();
     const server = await fixtures.serve(store);
     const res = await fetch(`${server.url}/ical/${token}.ics?exclude=airbmb`);
@@ -103,7 +103,7 @@ describe("GET /ical/<feedToken>.ics", () => {
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(await res.json()).toEqual({
       ok: false,
-      error: { code: "invalid_request", message: expect.stringContaining('"airbmb"') },
+      error: { code: "bad_request", message: expect.stringContaining('"airbmb"') },
     });
   });
 

@@ -2,6 +2,7 @@
 import { isAllDay, type DatedEvent, type FeedEvent, type StoredReservation } from "./model.js";
 import { datedEvent, todayAt } from "./nights.js";
 import { pairReissued } from "./reissued.js";
+import { unreadableIdentities } from "./unreadable-events.js";
 
 /** The four numbers reported per calendar. */
 export interface DiffCounts {
@@ -32,6 +33,11 @@ export interface DiffOptions {
   timeZone?: string | null;
   /** Skip the mass-cancellation guard. @default false */
   force?: boolean;
+  /**
+   * UIDs of the feed's unreadable events (`parseFeed`'s `unreadable`; "" for one without UID): their
+   * stored reservations stay exactly as they are and count as found. @default []
+   */
+  unreadable?: readonly string[];
 }
 
 /** Compares one calendar's stored reservations with its freshly parsed feed (CONTRACT §4). */
@@ -75,6 +81,14 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
       // The zone the nights are recomputed from when the property's changes: kept current, not a visible change.
       updates.push({ id: row.id, event });
     }
+  }
+
+  // A malformed event never changes what is stored: its reservations are present, as they were.
+  const unreadable = unreadableIdentities(options.unreadable ?? []);
+  for (const row of stored) {
+    if (seen.has(row.id) || !unreadable(row.uid)) continue;
+    seen.add(row.id);
+    if (row.status === "active") counts.found++;
   }
 
   // A stay that ended and dropped off the feed is history, not a cancellation nor a block to move.

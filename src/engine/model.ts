@@ -14,6 +14,8 @@ export interface ReservationDetails {
   phoneLast4?: string;
   guestName?: string;
   description?: string;
+  /** A tentative booking ("Provisoire - Name", "Tentative"): held, not yet confirmed. */
+  tentative?: boolean;
 }
 
 /**
@@ -67,6 +69,9 @@ export interface StoredReservation {
   /** The event's own zone (`FeedEvent.zone`), kept so the nights can be recomputed when the property's zone changes. */
   eventZone: string | null;
 }
+
+/** Start of the identity of an event without UID (a hash of its start, end and summary follows). */
+export const NO_UID_PREFIX = "nouid:";
 
 /** True when `date` is a `YYYY-MM-DD` all-day date rather than a UTC instant. */
 export function isAllDay(date: string): boolean {

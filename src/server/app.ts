@@ -5,12 +5,15 @@ import type { Store } from "../store/types.js";
 import type { AccessLogLine } from "./access-log.js";
 import { authenticate } from "./auth.js";
 import { errorResponse, jsonResponse } from "./errors.js";
+import { registerMetricsRoute, type ServerMetrics } from "./metrics.js";
+import { registerOpenApiRoute } from "./openapi/route.js";
 import { maskFeedPath, registerOutboundFeedRoute } from "./outbound-route.js";
+import { DEFAULT_RATE_LIMIT, limitSyncRequest, memoryRateLimiter, withRateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";
 import { requestIdOf } from "./request-id.js";
+import { SYNC_PATH } from "./routes.js";
 import { createSyncRunner, type SyncRunner } from "./single-flight.js";
 
-/** The one endpoint of API v1. */
-export const SYNC_PATH = "/api/v1/calendars/sync";
+export { SYNC_PATH };
 
 /** Options of `createApp`. */
 export interface AppOptions {
@@ -30,6 +33,10 @@ export interface AppOptions {
   feedTimeoutMs?: number;
   /** Single-flight runner to share with a scheduler; built from the options above when left out. */
   runner?: SyncRunner;
+  /** Counts sync requests per token; `null` for no limit. @default 6 a minute per token, in memory */
+  rateLimiter?: TokenRateLimiter | null;
+  /** Serves `GET /metrics` and counts requests (and runs, when the runner is built here). @default no metrics */
+  metrics?: ServerMetrics;
 }
 
 // Per-request facts the access log needs, kept off the public event context.
@@ -59,7 +66,9 @@ export function createApp(options: AppOptions): H3 {
       limiter: options.limiter,
       feedTimeoutMs: options.feedTimeoutMs,
       now: options.now,
+      ...options.metrics?.syncHooks,
     });
+  const rateLimiter = options.rateLimiter === undefined ? memoryRateLimiter(DEFAULT_RATE_LIMIT) : options.rateLimiter;
   // Malformed URLs reach our 404 instead of h3's own 400 body; nothing is printed by h3 itself.
   const app = new H3({ allowMalformedURL: true, silent: true });
 
@@ -75,6 +84,8 @@ export function createApp(options: AppOptions): H3 {
       options.onError?.(error, state.requestId);
       response = errorResponse(500, "internal_error", state.requestId);
     }
+    withRateLimitPolicy(response, event.url.pathname, rateLimiter);
+    options.metrics?.countRequest(event.req.method, event.context.matchedRoute?.route, response.status);
     options.logger?.({
       method: event.req.method,
       path: maskFeedPath(event.url.pathname),
@@ -92,14 +103,19 @@ export function createApp(options: AppOptions): H3 {
     const auth = await authenticate(options.store, event.req.headers, state.requestId, now());
     if (!auth.ok) return auth.response;
     state.ownerId = auth.ownerId;
+    // Counted before joining or starting a run: a request that joins a running sync still counts.
+    const limit = await limitSyncRequest(rateLimiter, auth.tokenId, state.requestId);
+    if ("refused" in limit) return limit.refused;
     const response = await runner.run(auth.ownerId, "api");
-    return jsonResponse(response.ok ? 200 : 207, response, state.requestId);
+    return jsonResponse(response.ok ? 200 : 207, response, state.requestId, limit.headers);
   });
 
   app.all(SYNC_PATH, (event) =>
     errorResponse(405, "method_not_allowed", stateOf(event).requestId, { allow: "POST" }),
   );
 
+  registerOpenApiRoute(app, (event) => stateOf(event).requestId);
+  if (options.metrics) registerMetricsRoute(app, options.metrics, (event) => stateOf(event).requestId);
   registerOutboundFeedRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId });
 
   app.get("/healthz", async (event) => {

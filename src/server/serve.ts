@@ -9,6 +9,8 @@ import type { SyncResponse } from "../types.js";
 import { createServerLog, type ServerLog } from "./access-log.js";
 import { createApp } from "./app.js";
 import { isValidHost, listenExactly } from "./listen.js";
+import { createServerMetrics } from "./metrics.js";
+import { DEFAULT_RATE_LIMIT, memoryRateLimiter, type RateLimitPolicy } from "./rate-limit.js";
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { createSyncRunner } from "./single-flight.js";
 
@@ -30,6 +32,10 @@ export interface ServeOptions {
   jsonLogs?: boolean;
   /** Receives each log line (no trailing newline). @default writes to stderr */
   log?: (line: string) => void;
+  /** Sync requests allowed per token and window; `null` for no limit. @default 6 a minute */
+  rateLimit?: RateLimitPolicy | null;
+  /** Serve Prometheus metrics at `GET /metrics`. @default false */
+  metrics?: boolean;
 }
 
 /** A listening server. */
@@ -56,14 +62,20 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const ownsStore = !options.store;
   const store = options.store ?? (await openStore(resolveDatabasePath(options.dbPath, process.env)));
 
+  const metrics = options.metrics ? createServerMetrics() : undefined;
   const runner = createSyncRunner({
     store,
     allowPrivateNetworks: options.allowPrivateNetworks,
+    ...metrics?.syncHooks,
     onProgress: (ownerId, trigger, progress) => logFailingCalendar(log, ownerId, trigger, progress),
   });
+  // In memory: one process's count. A PostgreSQL store shared by instances wants RateLimiterPostgres here.
+  const rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
   const app = createApp({
     store,
     runner,
+    metrics,
+    rateLimiter: rateLimit && memoryRateLimiter(rateLimit),
     logger: log.access,
     onError: (error, requestId) => log.event("error", "request failed", { requestId, error: messageOf(error) }),
   });

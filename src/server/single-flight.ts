@@ -2,7 +2,7 @@
 import { createFetchLimiter, type FetchLimiter } from "../engine/fetch-limiter.js";
 import type { SyncTrigger } from "../engine/model.js";
 import type { SyncStore } from "../engine/store-port.js";
-import { syncOwner, type SyncProgress } from "../engine/sync.js";
+import { syncOwner, type FeedFetch, type SyncProgress } from "../engine/sync.js";
 import type { SyncResponse } from "../types.js";
 
 /** How the runner calls the engine. */
@@ -18,6 +18,18 @@ export interface SyncRunnerOptions {
   now?: () => Date;
   /** Called after each calendar of every run (e.g. to log a calendar that keeps failing). */
   onProgress?: (ownerId: string, trigger: SyncTrigger, progress: SyncProgress) => void;
+  /** Called once per run (not per joining request) when it ends, e.g. for metrics. */
+  onRunFinished?: (run: FinishedRun) => void;
+  /** Called after each feed fetch of any run, e.g. for metrics. */
+  onFeedFetched?: (fetch: FeedFetch) => void;
+}
+
+/** A run that ended: its response, or the fault that ended it. */
+export interface FinishedRun {
+  trigger: SyncTrigger;
+  durationMs: number;
+  response?: SyncResponse;
+  error?: unknown;
 }
 
 /** Runs the engine for owners, single flight per owner, different owners in parallel. */
@@ -49,8 +61,10 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
         timeoutMs: options.feedTimeoutMs,
         now: options.now,
         onProgress: options.onProgress && ((progress) => options.onProgress?.(ownerId, trigger, progress)),
+        onFeedFetched: options.onFeedFetched,
       }).finally(() => running.delete(ownerId));
       running.set(ownerId, run);
+      if (options.onRunFinished) reportWhenDone(run, trigger, options.onRunFinished);
       return run;
     },
     isRunning: (ownerId) => running.has(ownerId),
@@ -61,4 +75,14 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
       return running.size;
     },
   };
+}
+
+// Watches a run without handling its rejection for anyone else: callers still see the fault.
+function reportWhenDone(run: Promise<SyncResponse>, trigger: SyncTrigger, report: (run: FinishedRun) => void): void {
+  const started = performance.now();
+  const durationMs = () => performance.now() - started;
+  run.then(
+    (response) => report({ trigger, durationMs: durationMs(), response }),
+    (error: unknown) => report({ trigger, durationMs: durationMs(), error }),
+  );
 }

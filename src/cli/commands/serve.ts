@@ -2,6 +2,7 @@
 import { Command } from "@commander-js/extra-typings";
 import { MAX_INTERVAL_MS } from "../../server/scheduler.js";
 import { isValidHost } from "../../server/listen.js";
+import { parseRateLimit } from "../../server/rate-limit.js";
 import { startServer } from "../../server/serve.js";
 import { UsageError, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
@@ -18,12 +19,15 @@ export function serveCommand(context: CliContext) {
     .option("--sync-every <duration>", "also sync every owner at this interval, e.g. 15m or 1h")
     .option("--allow-private-networks", "let feed URLs reach loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)")
     .option("--json-logs", "write log lines to stderr as JSON objects")
+    .option("--rate-limit <rate>", "sync requests allowed per API token: N/s, N/m or N/h, 0 for no limit (default: 6/m)")
+    .option("--metrics", "serve Prometheus metrics at GET /metrics")
     .addOption(jsonOption())
     .addHelpText(
       "after",
       "\nPrints its URL on stdout once listening (with --json: {\"url\": …}); logs go to stderr.\n" +
         "SIGINT/SIGTERM stop it gracefully: running syncs finish (up to 25 s), then the database is closed.\n" +
-        "Examples:\n  calsync serve\n  calsync serve --host 0.0.0.0 --port 8080 --sync-every 15m --json-logs",
+        "Examples:\n  calsync serve\n  calsync serve --host 0.0.0.0 --port 8080 --sync-every 15m --json-logs\n" +
+        "  calsync serve --rate-limit 30/h --metrics",
     )
     .action(async (options) => {
       const { env } = context.io;
@@ -31,6 +35,7 @@ export function serveCommand(context: CliContext) {
       if (!isValidHost(host)) throw new UsageError(`invalid host "${host}": give a host name or an IP address`);
       const port = parsePort(options.port ?? env.PORT, options.port === undefined ? "PORT" : "--port");
       const syncEveryMs = options.syncEvery === undefined ? undefined : parseSyncEvery(options.syncEvery);
+      const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimitFlag(options.rateLimit);
 
       const server = await startServer({
         store: await context.store(options.db),
@@ -39,6 +44,8 @@ export function serveCommand(context: CliContext) {
         syncEveryMs,
         allowPrivateNetworks: privateNetworksAllowed(options.allowPrivateNetworks, env),
         jsonLogs: options.jsonLogs ?? false,
+        rateLimit,
+        metrics: options.metrics ?? false,
         log: (line) => context.io.stderr.write(`${line}\n`),
       });
       if (options.json) writeJson(context, { url: server.url });
@@ -62,6 +69,12 @@ function parseSyncEvery(value: string): number {
   const ms = parseDuration(value);
   if (ms > MAX_INTERVAL_MS) throw new UsageError(`--sync-every must be at most 24d (got "${value}")`);
   return ms;
+}
+
+function parseRateLimitFlag(value: string) {
+  const parsed = parseRateLimit(value);
+  if (!parsed.ok) throw new UsageError(`--rate-limit: ${parsed.message}`);
+  return parsed.policy;
 }
 
 // Resolves on the first SIGINT or SIGTERM; a second one gets Node's default (immediate exit).
