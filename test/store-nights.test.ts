@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { datedEvent } from "../src/engine/nights.js";
 import { syncOwner } from "../src/engine/sync.js";
 import { openStore } from "../src/store/index.js";
 import { MIGRATIONS, migrate } from "../src/store/sqlite/migrations.js";
@@ -90,6 +91,25 @@ describe("properties and their time zone", () => {
       ["America/Los_Angeles", `${Y}-12-11`, `${Y}-12-14`],
     ]);
     await store.updateProperty(property.id, { timeZone: null });
+    expect((await store.listReservations()).map((r) => [r.arrival, r.departure])).toEqual([[`${Y}-12-10`, `${Y}-12-13`]]);
+  });
+});
+
+describe("a zone change racing a sync", () => {
+  it("writes a sync's rows in the zone the property holds at commit, not the one its diff read", async () => {
+    const store = await open();
+    const owner = await store.createOwner("Ann");
+    const property = await store.createProperty(owner.id, "Beach House");
+    const calendar = await store.createCalendar({ propertyId: property.id, source: "vrbo", url: "https://v.example/1.ics" });
+    // Nights read with no zone (UTC dates), as a sync that started before the update would have them.
+    const event = datedEvent(
+      { uid: "la", kind: "booking", start: `${Y}-12-11T00:00:00.000Z`, end: `${Y}-12-13T18:00:00.000Z`, summary: "Reserved", cancelled: false, details: {}, raw: {} },
+      null,
+    );
+    expect([event.arrival, event.departure]).toEqual([`${Y}-12-11`, `${Y}-12-13`]);
+    await store.updateProperty(property.id, { timeZone: "America/Los_Angeles" });
+    const feed = { etag: null, lastModified: null, contentHash: null, lastFound: 1 };
+    await store.applyCalendarSync({ calendarId: calendar.id, inserts: [event], updates: [], cancels: [], feed, syncedAt: new Date(), timeZone: null });
     expect((await store.listReservations()).map((r) => [r.arrival, r.departure])).toEqual([[`${Y}-12-10`, `${Y}-12-13`]]);
   });
 });

@@ -114,6 +114,11 @@ export interface CalendarWrite {
   cancels: string[];
   feed: FeedState;
   syncedAt: Date;
+  /**
+   * The property's zone the events' nights were read in. Should the property's zone have changed
+   * since, the store reads them again in the zone it holds at commit. @default null
+   */
+  timeZone?: string | null;
 }
 
 /** A failure to remember on the calendar (nothing else is written). */

@@ -209,6 +209,7 @@ async function syncCalendar(
       cancels: diff.cancels,
       feed: { ...feed, lastFound: diff.counts.found },
       syncedAt: now,
+      timeZone: calendar.timeZone,
     });
   }
   return entryOf(calendar, diff.counts, undefined, warnings);

@@ -88,7 +88,7 @@ function propertyUpdate(db: Database.Database, one: Database.Statement<[string],
      JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ?`,
   );
   const moveNights = db.prepare<[string, string, string]>("UPDATE reservations SET arrival = ?, departure = ? WHERE id = ?");
-  return db.transaction((id: string, changes: PropertyChanges) => {
+  const update = db.transaction((id: string, changes: PropertyChanges) => {
     const before = one.get(id);
     if (!before) return undefined;
     const name = changes.name ?? before.name;
@@ -107,4 +107,7 @@ function propertyUpdate(db: Database.Database, one: Database.Statement<[string],
     write.run(name, timeZone, new Date().toISOString(), id);
     return { property: toProperty(one.get(id)!), nightsChanged };
   });
+  // IMMEDIATE takes the write lock before reading the rows, so a sync committing meanwhile waits its
+  // turn instead of leaving rows dated in the old zone (or failing this update on a stale snapshot).
+  return (id: string, changes: PropertyChanges) => update.immediate(id, changes);
 }

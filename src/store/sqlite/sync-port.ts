@@ -2,6 +2,7 @@
 import type Database from "better-sqlite3";
 import type { ConflictInput } from "../../engine/conflicts.js";
 import type { CalendarRecord, CalendarWrite, DatedEvent, ReservationKind, ReservationStatus } from "../../engine/model.js";
+import { datedEvent } from "../../engine/nights.js";
 import type { CalendarSource } from "../../types.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
 import { newId } from "../ids.js";
@@ -44,6 +45,9 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
      WHERE c.property_id = ? AND r.status = 'active' AND r.kind = 'booking'`,
   );
   const touchProperty = db.prepare<[string, string]>(TOUCH_PROPERTY_FEED);
+  const propertyZone = db.prepare<[string], { time_zone: string | null }>(
+    "SELECT p.time_zone FROM calendars c JOIN properties p ON p.id = c.property_id WHERE c.id = ?",
+  );
   // The streak's start is kept from its first failure; RETURNING reads the new streak in the same statement.
   const failure = db.prepare<[string, string, string, string, string], { consecutive_failures: number; failing_since: string | null }>(
     `UPDATE calendars SET last_status = 'failed', last_error_code = ?, last_error_message = ?, last_synced_at = ?,
@@ -57,12 +61,16 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     calendars: calendars.all(ownerId).map(toCalendarRecord),
   }));
 
-  const apply = db.transaction(({ calendarId, inserts, updates, cancels, feed, syncedAt }: CalendarWrite) => {
+  const apply = db.transaction(({ calendarId, inserts, updates, cancels, feed, syncedAt, timeZone = null }: CalendarWrite) => {
     const at = syncedAt.toISOString();
     // A calendar removed while its feed was being fetched has nothing left to write to.
     if (feedState.run({ calendarId, at, ...feed }).changes === 0) return;
-    for (const event of inserts) insert.run(newId("rsv"), calendarId, ...eventParams(event), at, at);
-    for (const { id, event } of updates) update.run(...eventParams(event), at, id, calendarId);
+    // `property update --timezone` committed while this feed was fetched: its nights follow the zone held now
+    // (updateProperty recomputed every row already there; these rows are the rest).
+    const zone = propertyZone.get(calendarId)?.time_zone ?? null;
+    const dated = zone === timeZone ? (event: DatedEvent) => event : (event: DatedEvent) => datedEvent(event, zone);
+    for (const event of inserts) insert.run(newId("rsv"), calendarId, ...eventParams(dated(event)), at, at);
+    for (const { id, event } of updates) update.run(...eventParams(dated(event)), at, id, calendarId);
     for (const id of cancels) cancel.run(at, id, calendarId);
     // `at` is the sync's clock, read before the fetch; the feed's Last-Modified needs the commit's.
     if (inserts.length + updates.length + cancels.length > 0) touchProperty.run(new Date().toISOString(), calendarId);
