@@ -103,7 +103,7 @@ export function calendarCommand(context: CliContext) {
   return calendar;
 }
 
-// When the current run of failures began, and how long it is; empty for a calendar that works.
+// When the current run of failures began, and how long it is; "-" for a calendar that works.
 function failingSince(calendar: Calendar, paint: Paint): string {
   if (calendar.failingSince === null) return "-";
   const streak = `${formatTime(calendar.failingSince)} (${calendar.consecutiveFailures}×)`;
