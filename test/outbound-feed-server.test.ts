@@ -2,7 +2,6 @@
 // through calsync itself, with exclude, conditional GET, token rotation and a masked access log.
 import ical, { type VEvent } from "node-ical";
 import { describe, expect, it } from "vitest";
-import { nightsOf } from "../src/engine/nights.js";
 import { syncOwner } from "../src/engine/sync.js";
 import type { Store } from "../src/store/types.js";
 import { buildIcs, day } from "./helpers/ics.js";
@@ -38,8 +37,7 @@ async function storedNights(store: Store, propertyId: string, exceptSource?: str
   return (await store
       .listReservations({ propertyId, status: "active" }))
     .filter((r) => r.source !== exceptSource)
-    .map((r) => nightsOf(r.start, r.end))
-    .map(({ start, end }) => `${start}/${end}`)
+    .map(({ arrival, departure }) => `${arrival}/${departure}`)
     .sort();
 }
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { diffReservations } from "../src/engine/diff.js";
 import type { FeedEvent, StoredReservation } from "../src/engine/model.js";
+import { addDays } from "../src/engine/nights.js";
 import { parseFeed } from "../src/engine/parse-feed.js";
 import { applyDiff } from "./helpers/apply-diff.js";
 import { DAMAGES, damageEvent } from "./helpers/damage.js";
@@ -187,6 +188,9 @@ describe("diffReservations keeps what an unreadable event stands for", () => {
       end: date,
       summary: "Reserved",
       details: {},
+      arrival: date,
+      departure: addDays(date, 1),
+      eventZone: null,
     }));
     const diff = diffReservations(stored, [], { now: new Date(2031, 0, 1), unreadable: ["weekly"] });
     expect(diff.counts).toEqual({ found: 2, created: 0, updated: 0, cancelled: 0 });

@@ -18,7 +18,7 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
 const GETTING_STARTED = `
 First sync, on this machine:
   calsync owner add "Ann Smith"
-  calsync property add "Sea View Loft"
+  calsync property add "Sea View Loft" --timezone Europe/Lisbon
   calsync calendar test --url https://www.airbnb.com/calendar/ical/….ics
   calsync calendar add --property prp_… --url https://www.airbnb.com/calendar/ical/….ics
   calsync sync --local

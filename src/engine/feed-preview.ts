@@ -5,7 +5,7 @@ import { detectSource } from "./channels.js";
 import { fetchFeed } from "./fetch-feed.js";
 import { explainHtmlAnswer } from "./html-answer.js";
 import type { FeedEvent } from "./model.js";
-import { addDays, nightsOf } from "./nights.js";
+import { addDays, stayNights } from "./nights.js";
 import { parseFeed } from "./parse-feed.js";
 import { unreadableWarnings } from "./unreadable-events.js";
 
@@ -66,9 +66,10 @@ function summarise(events: readonly FeedEvent[]): Omit<FeedPreview, "source" | "
   let firstNight: string | null = null;
   let checkOut: string | null = null;
   for (const event of active) {
-    const nights = nightsOf(event.start, event.end);
-    if (firstNight === null || nights.start < firstNight) firstNight = nights.start;
-    if (checkOut === null || nights.end > checkOut) checkOut = nights.end;
+    // No property yet: timed stays are read in the event's own zone, as a property without one would.
+    const { arrival, departure } = stayNights(event.start, event.end, { event: event.zone });
+    if (firstNight === null || arrival < firstNight) firstNight = arrival;
+    if (checkOut === null || departure > checkOut) checkOut = departure;
   }
   return {
     bookings: active.filter((event) => event.kind === "booking").length,

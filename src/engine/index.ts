@@ -18,6 +18,8 @@ export {
 export { previewFeed, type FeedPreview, type FeedPreviewResult, type PreviewFeedOptions } from "./feed-preview.js";
 export { explainHtmlAnswer, type HtmlAnswer } from "./html-answer.js";
 export { findConflicts, findPropertyConflicts, type ConflictInput, type FindConflictsOptions } from "./conflicts.js";
+export { addDays, datedEvent, stayNights, todayAt, type NightZones } from "./nights.js";
+export { canonicalTimeZone } from "./time-zones.js";
 export {
   buildOutboundFeed,
   outboundFeedEtag,
@@ -27,5 +29,5 @@ export {
   type OutboundReservation,
 } from "./outbound-feed.js";
 export type * from "./model.js";
-export type { SyncStore, SyncRunRecord } from "./store-port.js";
+export { FAILING_STREAK, type CalendarStreak, type SyncStore, type SyncRunRecord } from "./store-port.js";
 export type * from "../types.js";

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import ical, { type VEvent } from "node-ical";
 import type { CalendarSource, SyncError } from "../types.js";
 import { describeEvent, emptyBodyIsEmptyCalendar } from "./channels.js";
+import { eventZone } from "./event-zone.js";
 import { looksLikeHtml } from "./html-answer.js";
 import { addLocalDays, formatDate } from "./local-date.js";
 import { NO_UID_PREFIX, type FeedEvent } from "./model.js";
@@ -169,6 +170,7 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
   const uid = typeof event.uid === "string" && event.uid.trim() ? event.uid.trim() : undefined;
   const base = uid ?? `${NO_UID_PREFIX}${createHash("sha256").update(`${startText}|${endText}|${summary}`).digest("hex").slice(0, 32)}`;
   const identity = occurrence.recurrenceKey === undefined ? base : `${base}#${occurrence.recurrenceKey}`;
+  const timedZone = allDay ? undefined : eventZone(start, zone);
 
   return {
     uid: identity,
@@ -178,6 +180,7 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
     summary,
     cancelled: text(event.status).toUpperCase() === "CANCELLED",
     raw: rawOf(event),
+    ...(timedZone ? { zone: timedZone } : {}),
   };
 }
 

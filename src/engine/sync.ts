@@ -52,9 +52,14 @@ export interface FeedFetch {
 export interface SyncProgress {
   done: number;
   total: number;
+  calendarId: string;
   propertyName: string;
   source: CalendarSource;
   ok: boolean;
+  /** Why the calendar failed, when it did. */
+  error?: SyncError;
+  /** The calendar's failures in a row after this attempt (0 after a success); absent in a dry run. */
+  consecutiveFailures?: number;
 }
 
 /** Synchronises every calendar of one owner and returns the Sync response of API v1. */
@@ -71,12 +76,22 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   const settled = await Promise.allSettled(
     calendars.map(async (calendar) => {
       const entry = await syncCalendar(calendar, options, limiter, clock);
+      const error = entry.result.error;
+      // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
+      const streak = options.dryRun
+        ? undefined
+        : error
+          ? (await options.store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt: clock() })).consecutiveFailures
+          : 0;
       options.onProgress?.({
         done: ++done,
         total: calendars.length,
+        calendarId: calendar.id,
         propertyName: calendar.propertyName,
         source: calendar.source,
         ok: entry.ok,
+        ...(error ? { error } : {}),
+        ...(streak === undefined ? {} : { consecutiveFailures: streak }),
       });
       return entry;
     }),
@@ -89,7 +104,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   const conflicts = await findPropertyConflicts(
     (propertyId) => options.store.propertyActiveBookings(propertyId),
     calendars.map((calendar) => calendar.propertyId),
-    { today: formatDate(clock()) },
+    { now: clock() },
   );
   const failed = results.filter((entry) => !entry.ok).length;
   const response: SyncResponse = {
@@ -122,10 +137,9 @@ async function syncCalendar(
   clock: () => Date,
 ): Promise<SyncResultEntry> {
   const { store } = options;
-  const fail = async (error: SyncError): Promise<SyncResultEntry> => {
-    if (!options.dryRun) await store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt: clock() });
-    return entryOf(calendar, { found: 0, created: 0, updated: 0, cancelled: 0 }, error);
-  };
+  // The failure itself is recorded by the caller, which reports the calendar's streak.
+  const fail = async (error: SyncError): Promise<SyncResultEntry> =>
+    entryOf(calendar, { found: 0, created: 0, updated: 0, cancelled: 0 }, error);
 
   const fetched = await limiter.run(hostOf(calendar.url), async () => {
     const started = performance.now();
@@ -172,7 +186,7 @@ async function syncCalendar(
 
   const stored = await store.calendarReservations(calendar.id);
   const unreadable = parsed.unreadable.map((event) => event.uid);
-  const diff = diffReservations(stored, parsed.events, { now, force: options.force, unreadable });
+  const diff = diffReservations(stored, parsed.events, { now, force: options.force, unreadable, timeZone: calendar.timeZone });
   if (diff.suspicious) {
     const { cancelling, upcoming } = diff.suspicious;
     return fail({
@@ -195,6 +209,7 @@ async function syncCalendar(
       cancels: diff.cancels,
       feed: { ...feed, lastFound: diff.counts.found },
       syncedAt: now,
+      timeZone: calendar.timeZone,
     });
   }
   return entryOf(calendar, diff.counts, undefined, warnings);

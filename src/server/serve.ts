@@ -1,6 +1,8 @@
 // startServer(): the app on a real port with listhen, the optional schedule, and a graceful close.
 import { toNodeHandler, type H3 } from "h3/node";
 import type { Listener } from "listhen";
+import { FAILING_STREAK } from "../engine/store-port.js";
+import type { SyncProgress } from "../engine/sync.js";
 import { openStore, resolveDatabasePath } from "../store/index.js";
 import type { Store } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
@@ -61,7 +63,12 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const store = options.store ?? (await openStore(resolveDatabasePath(options.dbPath, process.env)));
 
   const metrics = options.metrics ? createServerMetrics() : undefined;
-  const runner = createSyncRunner({ store, allowPrivateNetworks: options.allowPrivateNetworks, ...metrics?.syncHooks });
+  const runner = createSyncRunner({
+    store,
+    allowPrivateNetworks: options.allowPrivateNetworks,
+    ...metrics?.syncHooks,
+    onProgress: (ownerId, trigger, progress) => logFailingCalendar(log, ownerId, trigger, progress),
+  });
   // In memory: one process's count. A PostgreSQL store shared by instances wants RateLimiterPostgres here.
   const rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
   const app = createApp({
@@ -131,6 +138,19 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+// Once per streak, the run that makes it FAILING_STREAK long: later failures of the same streak stay quiet.
+function logFailingCalendar(log: ServerLog, ownerId: string, trigger: string, progress: SyncProgress): void {
+  if (progress.consecutiveFailures !== FAILING_STREAK) return;
+  log.event("warn", "calendar failing", {
+    ownerId,
+    calendarId: progress.calendarId,
+    source: progress.source,
+    consecutiveFailures: progress.consecutiveFailures,
+    error: progress.error?.code ?? "unknown",
+    trigger,
+  });
 }
 
 // Nobody reads a scheduled sync's response, so what it found (failures, double bookings) goes to the log.

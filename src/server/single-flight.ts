@@ -2,7 +2,7 @@
 import { createFetchLimiter, type FetchLimiter } from "../engine/fetch-limiter.js";
 import type { SyncTrigger } from "../engine/model.js";
 import type { SyncStore } from "../engine/store-port.js";
-import { syncOwner, type FeedFetch } from "../engine/sync.js";
+import { syncOwner, type FeedFetch, type SyncProgress } from "../engine/sync.js";
 import type { SyncResponse } from "../types.js";
 
 /** How the runner calls the engine. */
@@ -16,6 +16,8 @@ export interface SyncRunnerOptions {
   feedTimeoutMs?: number;
   /** Clock, for tests. @default () => new Date() */
   now?: () => Date;
+  /** Called after each calendar of every run (e.g. to log a calendar that keeps failing). */
+  onProgress?: (ownerId: string, trigger: SyncTrigger, progress: SyncProgress) => void;
   /** Called once per run (not per joining request) when it ends, e.g. for metrics. */
   onRunFinished?: (run: FinishedRun) => void;
   /** Called after each feed fetch of any run, e.g. for metrics. */
@@ -58,6 +60,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
         allowPrivateNetworks: options.allowPrivateNetworks ?? false,
         timeoutMs: options.feedTimeoutMs,
         now: options.now,
+        onProgress: options.onProgress && ((progress) => options.onProgress?.(ownerId, trigger, progress)),
         onFeedFetched: options.onFeedFetched,
       }).finally(() => running.delete(ownerId));
       running.set(ownerId, run);

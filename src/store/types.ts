@@ -32,6 +32,15 @@ export interface Property {
   createdAt: string;
   /** Secret of the outbound feed URL (`/ical/<feedToken>.ics`), null until first asked for. */
   feedToken: string | null;
+  /** IANA time zone where the property's nights are counted (CONTRACT §8); null when not set. */
+  timeZone: string | null;
+}
+
+/** What `updateProperty` may change; a field left out stays as it is. */
+export interface PropertyChanges {
+  name?: string;
+  /** An IANA zone name already checked by the caller, or null to unset. */
+  timeZone?: string | null;
 }
 
 /** A calendar as listed to people; `url` is the stored (unmasked) URL: mask it before printing. */
@@ -46,6 +55,10 @@ export interface Calendar {
   lastStatus: "success" | "failed" | null;
   lastErrorCode: SyncErrorCode | null;
   lastErrorMessage: string | null;
+  /** Failed syncs in a row (0 after a success), CONTRACT §8. */
+  consecutiveFailures: number;
+  /** ISO time of the first failure of the current streak; null when the last sync succeeded. */
+  failingSince: string | null;
 }
 
 /** A reservation joined with its calendar, as `calsync reservations` lists it. */
@@ -61,6 +74,12 @@ export interface ReservationRow {
   end: string;
   summary: string;
   details: ReservationDetails;
+  /** First night, `YYYY-MM-DD` (CONTRACT §8). */
+  arrival: string;
+  /** The morning after the last night, `YYYY-MM-DD` (exclusive). */
+  departure: string;
+  /** The zone the event was written in, null for all-day events and plain UTC. */
+  eventZone: string | null;
 }
 
 /** One run of the sync history. */
@@ -94,7 +113,14 @@ export interface Store extends SyncStore {
   revokeToken(id: string, at?: Date): Promise<boolean>;
   touchToken(id: string, at?: Date): Promise<void>;
 
-  createProperty(ownerId: string, name: string): Promise<Property>;
+  /** `timeZone`: an IANA zone name already checked by the caller (default: none). */
+  createProperty(ownerId: string, name: string, timeZone?: string | null): Promise<Property>;
+  /**
+   * Renames a property and/or sets its time zone; a new zone recomputes the arrival and departure of
+   * every reservation of the property in the same transaction, and either change moves its outbound
+   * feed's Last-Modified. `nightsChanged` counts the reservations whose nights moved. Undefined when unknown.
+   */
+  updateProperty(id: string, changes: PropertyChanges): Promise<{ property: Property; nightsChanged: number } | undefined>;
   listProperties(ownerId?: string): Promise<Property[]>;
   getProperty(id: string): Promise<Property | undefined>;
   /** Removes a property with its calendars and reservations; false when unknown. */
@@ -113,7 +139,7 @@ export interface Store extends SyncStore {
   /** Removes a calendar with its reservations; false when unknown. */
   removeCalendar(id: string): Promise<boolean>;
 
-  /** Reservations ordered by property, start, calendar. */
+  /** Reservations ordered by property, arrival, start, calendar. */
   listReservations(filter?: { ownerId?: string; propertyId?: string; status?: ReservationStatus }): Promise<ReservationRow[]>;
   /**
    * The active reservations of every calendar of a property, as its outbound feed needs them, and the

@@ -100,6 +100,27 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX IF EXISTS reservations_start;
   ALTER TABLE properties ADD COLUMN feed_changed_at TEXT;
   `,
+  // 3 (issue 12, CONTRACT §8): nights in the property's time zone, and failure streaks.
+  // - A property's IANA zone (null: none set).
+  // - Every reservation's arrival and departure (YYYY-MM-DD), stored rather than recomputed per read, and
+  //   the zone its event was written in, to recompute them when the property's zone changes. Existing
+  //   rows get the rule with no zone known: all-day dates as written, a timed instant by its UTC date,
+  //   at least one night (what calsync showed until now).
+  // - Validators cleared, so each feed is read in full once more and its events' zones are learnt
+  //   (a 304 would otherwise keep the UTC reading until the channel changes the feed).
+  // - A calendar's failures in a row and when the streak began; one that last failed counts one, since then.
+  `
+  ALTER TABLE properties ADD COLUMN time_zone TEXT;
+  ALTER TABLE reservations ADD COLUMN arrival TEXT NOT NULL DEFAULT '';
+  ALTER TABLE reservations ADD COLUMN departure TEXT NOT NULL DEFAULT '';
+  ALTER TABLE reservations ADD COLUMN event_zone TEXT;
+  UPDATE reservations SET arrival = substr(start, 1, 10);
+  UPDATE reservations SET departure = max(substr("end", 1, 10), date(arrival, '+1 day'));
+  ALTER TABLE calendars ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE calendars ADD COLUMN failing_since TEXT;
+  UPDATE calendars SET consecutive_failures = 1, failing_since = last_synced_at WHERE last_status = 'failed';
+  UPDATE calendars SET etag = NULL, last_modified = NULL, content_hash = NULL;
+  `,
 ];
 
 /** The schema version this code writes. */
