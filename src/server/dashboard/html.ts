@@ -2,6 +2,10 @@
 // (html-template-tag does the escaping) unless the value is itself HTML made by `html`.
 import htmlTemplateTag from "html-template-tag";
 
+// The attributes html-template-tag treats as URIs (its own list), at the point of an interpolation.
+const URI_ATTRIBUTE =
+  /(?:action|archive|background|cite|classid|codebase|content|data|dynsrc|formaction|href|icon|imagesrcset|longdesc|lowsrc|manifest|nohref|onload|poster|popovertargetaction|profile|src|srcset|style|usemap)="?$/i;
+
 /** A fragment of HTML that is safe to insert as is: made by `html`, `url` or `join`. */
 export class SafeHtml {
   constructor(readonly value: string) {}
@@ -23,6 +27,8 @@ export function html(literals: TemplateStringsArray, ...values: Interpolation[])
   const prepared = values.map((value, index): string | string[] => {
     // `$${…}` is html-template-tag's "insert unescaped": allowed only for fragments we made.
     const unescaped = literals.raw[index]!.endsWith("$");
+    // html-template-tag would silently drop it (with a console warning): fail loudly instead.
+    if (!unescaped && URI_ATTRIBUTE.test(literals.raw[index]!)) throw new TypeError('html: write URI attributes as href="$${url(…)}"');
     if (value instanceof SafeHtml) return unescaped ? value.value : [value.value];
     if (Array.isArray(value)) {
       if (!value.every((item) => item instanceof SafeHtml)) throw new TypeError("html: a list must hold html fragments");
