@@ -14,7 +14,8 @@ export function relativeTime(iso: string | null, now: Date, never = "never"): Sa
 function relativeText(ms: number): string {
   const past = ms < 0;
   const seconds = Math.abs(ms) / 1000;
-  if (seconds < 45) return past ? "just now" : "in a moment";
+  // A record stamped by the store a few milliseconds after the page's clock read is "just now", not the future.
+  if (seconds < 45) return past || seconds < 5 ? "just now" : "in a moment";
   const [amount, unit] =
     seconds < 3600 ? [Math.round(seconds / 60), "min"] : seconds < 86_400 ? [Math.round(seconds / 3600), "h"] : [Math.round(seconds / 86_400), "day"];
   const text = `${amount} ${unit === "day" && amount !== 1 ? "days" : unit}`;

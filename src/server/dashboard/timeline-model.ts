@@ -35,6 +35,8 @@ export interface TimelineBar extends TimelineSpan {
 export interface TimelineRow {
   calendarId: string;
   source: CalendarSource;
+  /** True when the calendar's last sync failed: its bars are what the last good sync stored. */
+  failing: boolean;
   /** The channel, numbered when a property has two calendars of one channel. */
   label: string;
   /** Bars that do not overlap each other; most calendars need one lane. */
@@ -57,7 +59,7 @@ export interface Timeline {
 
 /** Lays out `reservations` of `calendars` over `days` nights from `today`; nights come from `nightsOf`, the engine's one rule. */
 export function buildTimeline(input: {
-  calendars: ReadonlyArray<{ id: string; source: CalendarSource }>;
+  calendars: ReadonlyArray<{ id: string; source: CalendarSource; lastStatus?: "success" | "failed" | null }>;
   reservations: readonly TimelineReservation[];
   today: string;
   days: number;
@@ -83,7 +85,7 @@ export function buildTimeline(input: {
       bars.push({ ...span, id: r.id, kind: r.kind, summary: r.summary, conflict: conflicted.has(r.id) });
     }
     const label = sourceCount(calendar.source) > 1 ? `${calendar.source} ${n}` : calendar.source;
-    return { calendarId: calendar.id, source: calendar.source, label, lanes: intoLanes(bars) };
+    return { calendarId: calendar.id, source: calendar.source, failing: calendar.lastStatus === "failed", label, lanes: intoLanes(bars) };
   });
 
   const shown = conflicts.flatMap((c): TimelineConflict[] => {

@@ -2,9 +2,10 @@
 import type { H3 } from "h3";
 import { findConflicts, type ConflictInput } from "../../../engine/conflicts.js";
 import { formatDate } from "../../../engine/local-date.js";
-import type { Calendar, Property } from "../../../store/types.js";
+import { addDays, nightsOf } from "../../../engine/nights.js";
+import type { Calendar, Property, ReservationRow } from "../../../store/types.js";
 import { ownerAction, ownerPage, redirectWithFlash, type DashboardContext, type Visit } from "../context.js";
-import { relativeTime, plural } from "../format.js";
+import { longDay, plural, relativeTime } from "../format.js";
 import { html, url, type SafeHtml } from "../html.js";
 import { htmlResponse, redirect } from "../http.js";
 import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
@@ -48,11 +49,18 @@ async function propertiesPage(ctx: DashboardContext, visit: Visit, form?: AddFor
   ]);
   const names = new Map(properties.map((p) => [p.id, p.name]));
   const inputs: ConflictInput[] = reservations.map((r) => ({ ...r, propertyName: names.get(r.propertyId) ?? "" }));
-  const conflicts = findConflicts(inputs, { today: formatDate(ctx.now()) });
   const now = ctx.now();
+  const today = formatDate(now);
+  const conflicts = findConflicts(inputs, { today });
 
   const cards = properties.map((property) =>
-    propertyCard(property, calendars.filter((c) => c.propertyId === property.id), conflicts.filter((c) => c.propertyId === property.id).length, now),
+    propertyCard(property, {
+      calendars: calendars.filter((c) => c.propertyId === property.id),
+      conflicts: conflicts.filter((c) => c.propertyId === property.id).length,
+      next: nextCheckIn(reservations.filter((r) => r.propertyId === property.id), today),
+      now,
+      today,
+    }),
   );
   const body = html`<div class="page-head">
   <div><h1>Properties</h1><p class="muted">${plural(properties.length, "property", "properties")}, ${plural(calendars.length, "calendar", "calendars")}</p></div>
@@ -63,7 +71,25 @@ ${addPropertyForm(visit, form)}`;
   return htmlResponse(form ? 422 : 200, layout({ title: "Properties", body, visit }));
 }
 
-function propertyCard(property: Property, calendars: Calendar[], conflicts: number, now: Date): SafeHtml {
+interface CardFacts {
+  calendars: Calendar[];
+  conflicts: number;
+  next: ReservationRow | undefined;
+  now: Date;
+  today: string;
+}
+
+// The first booking (not block) whose first night is today or later.
+function nextCheckIn(reservations: ReservationRow[], today: string): ReservationRow | undefined {
+  const upcoming = reservations.filter((r) => r.kind === "booking" && nightsOf(r.start, r.end).start >= today);
+  return upcoming.sort((a, b) => (nightsOf(a.start, a.end).start < nightsOf(b.start, b.end).start ? -1 : 1))[0];
+}
+
+function dayName(date: string, today: string): string {
+  return date === today ? "today" : date === addDays(today, 1) ? "tomorrow" : longDay(date);
+}
+
+function propertyCard(property: Property, { calendars, conflicts, next, now, today }: CardFacts): SafeHtml {
   const failing = calendars.filter((c) => c.lastStatus === "failed").length;
   const lastSync = calendars.map((c) => c.lastSyncedAt).filter((t): t is string => t !== null).sort().at(-1) ?? null;
   const health =
@@ -79,6 +105,7 @@ function propertyCard(property: Property, calendars: Calendar[], conflicts: numb
   <h2><a href="$${url(`/properties/${property.id}`)}">${property.name}</a></h2>
   <p class="chips">${channels}</p>
   <p class="health">${health}${conflicts > 0 ? html` <span class="pill conflict">⚠ ${plural(conflicts, "double booking", "double bookings")}</span>` : html``}</p>
+  <p class="small">${next ? html`Next check-in <strong>${dayName(nightsOf(next.start, next.end).start, today)}</strong> <span class="chip source-${next.source}">${next.source}</span>` : html`<span class="muted">No upcoming check-ins</span>`}</p>
   <p class="muted small">Last sync ${relativeTime(lastSync, now)}</p>
   <p class="card-links"><a href="$${url(`/properties/${property.id}/timeline`)}">Timeline</a></p>
 </li>`;
@@ -93,7 +120,7 @@ function addPropertyForm(visit: Visit, form?: AddForm): SafeHtml {
   <form method="post" action="/properties" class="inline-form">
     ${csrfField(visit.csrf)}
     <label class="field grow"><span>Name</span><input type="text" name="name" value="${form?.name ?? ""}" maxlength="${MAX_NAME_LENGTH}" required placeholder="Sea View Loft"></label>
-    <label class="field"><span>Time zone</span><select name="timeZone"><option value="">Not set (dates as the channels write them)</option>${zones}</select></label>
+    <div class="field"><label for="property-zone">Time zone</label><select id="property-zone" name="timeZone"><option value="">Not set (dates as the channels write them)</option>${zones}</select></div>
     <button type="submit" class="button primary">Add property</button>
   </form>
 </section>`;

@@ -87,7 +87,7 @@ function addCalendarForm(visit: Visit, property: Property, form?: CalendarForm):
   <form method="post" action="$${url(`/properties/${property.id}/calendars`)}" class="inline-form">
     ${csrfField(visit.csrf)}
     <label class="field grow"><span>Feed URL</span><input type="url" name="url" value="${form?.url ?? ""}" required placeholder="https://www.airbnb.com/calendar/ical/….ics?s=…" autocomplete="off"></label>
-    <label class="field"><span>Channel</span><select name="source"><option value="">Detect from the link</option>${options}</select></label>
+    <div class="field"><label for="calendar-source">Channel</label><select id="calendar-source" name="source"><option value="">Detect from the link</option>${options}</select></div>
     <button type="submit" class="button primary">Add calendar</button>
   </form>
 </section>`;

@@ -8,7 +8,7 @@ import { html, url, type SafeHtml } from "../html.js";
 import { htmlResponse } from "../http.js";
 import { layout } from "../layout.js";
 import { ownedProperty } from "../owned.js";
-import { buildTimeline, type Timeline, type TimelineBar, type TimelineConflict } from "../timeline-model.js";
+import { buildTimeline, type Timeline, type TimelineBar, type TimelineConflict, type TimelineRow } from "../timeline-model.js";
 import { notFoundPage } from "./errors.js";
 
 /** Nights the timeline shows, from today. */
@@ -43,7 +43,7 @@ ${legend()}`;
 function timelineTable(timeline: Timeline): SafeHtml {
   const cols = timeline.days.map((day, i) => html`<col class="${dayClass(day, i)}">`);
   const rows = timeline.rows.flatMap((row) =>
-    row.lanes.map((lane, index) => html`<tr><th scope="row" class="row-label">${index === 0 ? html`<span class="chip source-${row.source}">${row.label}</span>` : html``}</th>${cells(timeline.days.length, lane, (bar) => barView(row.source, bar))}</tr>`),
+    row.lanes.map((lane, index) => html`<tr><th scope="row" class="row-label">${index === 0 ? rowLabel(row) : html``}</th>${cells(timeline.days.length, lane, (bar) => barView(row.source, bar))}</tr>`),
   );
   const conflictRow = timeline.conflicts.length
     ? html`<tr class="conflict-row"><th scope="row" class="row-label"><span class="conflict-label">⚠ Double bookings</span></th>${cells(timeline.days.length, timeline.conflicts, conflictBar)}</tr>`
@@ -56,6 +56,11 @@ function timelineTable(timeline: Timeline): SafeHtml {
   </thead>
   <tbody>${rows}${conflictRow}</tbody>
 </table></div>`;
+}
+
+function rowLabel(row: TimelineRow): SafeHtml {
+  const failing = row.failing ? html` <span class="pill failed" title="The last sync of this calendar failed: see the property's page">failing</span>` : html``;
+  return html`<span class="chip source-${row.source}">${row.label}</span>${failing}`;
 }
 
 // One cell per free night, one spanning cell per bar.
@@ -80,7 +85,8 @@ function cells<T extends { column: number; span: number }>(days: number, bars: r
 function barView(source: string, bar: TimelineBar): SafeHtml {
   const nights = plural(bar.nights, "night", "nights");
   const classes = ["bar", bar.kind, `source-${source}`, bar.conflict ? "conflict" : "", bar.before ? "before" : "", bar.after ? "after" : ""].filter(Boolean).join(" ");
-  const what = bar.summary || (bar.kind === "block" ? "Blocked" : "Booked");
+  // Guest names are what tells stays apart at a glance; "Reserved - " in front of them only takes room.
+  const what = bar.summary.replace(/^reserved\s*[-:–]\s*/i, "") || (bar.kind === "block" ? "Blocked" : "Booked");
   const detail = `${source} · ${what} · ${shortDay(bar.from)} → ${shortDay(bar.to)} (${nights})${bar.conflict ? " · double booking" : ""}`;
   return html`<div class="${classes}" title="${detail}">${bar.conflict ? html`<span aria-hidden="true">⚠ </span>` : html``}<span class="bar-text">${what}</span><span class="visually-hidden">, ${shortDay(bar.from)} to ${shortDay(bar.to)}, ${nights}${bar.conflict ? ", double booking" : ""}</span></div>`;
 }

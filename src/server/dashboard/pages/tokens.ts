@@ -74,7 +74,7 @@ ${state.created ? newTokenView(visit, state.created.record, state.created.token)
   <form method="post" action="/settings/tokens" class="inline-form">
     ${csrfField(visit.csrf)}
     <label class="field grow"><span>Token name</span><input type="text" name="name" maxlength="${MAX_NAME_LENGTH}" required placeholder="backend"></label>
-    <label class="field"><span>Expires</span><select name="expiresInDays">${EXPIRY_CHOICES.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></label>
+    <div class="field"><label for="token-expires">Expires</label><select id="token-expires" name="expiresInDays">${EXPIRY_CHOICES.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></div>
     <button type="submit" class="button primary">Create token</button>
   </form>
 </section>
