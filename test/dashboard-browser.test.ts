@@ -155,6 +155,50 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
     await context.close();
   }, 90_000);
 
+  it("does not let a form on another port of the same host create a token for a signed-in owner", async () => {
+    const owner = await ownerWithPassword("Dan Target", "dan@example.com", "dan's long password");
+    const page = await freshPage();
+    await signIn(page, "dan@example.com", "dan's long password");
+    // Cookies ignore ports, so the browser sends the session cookie with this form: only the Origin
+    // check and the CSRF token stand in the way.
+    const attacker = await startFeedServer();
+    attacker.setRoute("/prize.html", {
+      headers: { "content-type": "text/html" },
+      body: `<form method="post" action="${server.url}/settings/tokens"><input name="name" value="stolen"><input name="expiresInDays" value=""><button>Claim your prize</button></form>`,
+    });
+    try {
+      await page.goto(attacker.url("/prize.html"));
+      await page.getByRole("button", { name: "Claim your prize" }).click();
+      await page.getByRole("heading", { name: "Form refused" }).waitFor();
+      expect(await store.listTokens(owner.id)).toEqual([]);
+    } finally {
+      await attacker.close();
+      await context.close();
+    }
+  }, 60_000);
+
+  it("shows a feed's markup as text: no element made from it, no script run", async () => {
+    const owner = await ownerWithPassword("Eve Escaped", "eve@example.com", "eve's long password");
+    const property = await store.createProperty(owner.id, "Villa <b>Bold</b>");
+    const summary = "<img src=x onerror=alert(1)>";
+    await store.createCalendar({ propertyId: property.id, source: "vrbo", url: feeds.url("/xss/vrbo.ics", { body: buildIcs([stay(2, 3, summary)]) }) });
+    const page = await freshPage();
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await signIn(page, "eve@example.com", "eve's long password");
+    await page.getByRole("link", { name: "Villa <b>Bold</b>" }).click();
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await page.getByRole("heading", { name: "Sync results" }).waitFor();
+    await page.goto(`${server.url}/properties/${property.id}/timeline`);
+    await page.getByText(summary).first().waitFor();
+    expect(await page.locator("main img, main b").count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("works without JavaScript: sign-in, a token shown once, no copy button", async () => {
     await ownerWithPassword("Cem Noscript", "cem@example.com", "another long password");
     const page = await freshPage({ javaScriptEnabled: false });
