@@ -3,7 +3,7 @@
 import { expect } from "vitest";
 
 /** Sends one request; `app.fetch` or a wrapper of `fetch`. */
-export type Send = (request: Request) => Promise<Response>;
+export type Send = (request: Request) => Response | Promise<Response>;
 
 /** A browser-like client of one origin. */
 export interface PageClient {
