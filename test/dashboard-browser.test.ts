@@ -141,7 +141,7 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
     await page.getByText("207 Multi-Status").waitFor();
     await page.getByRole("heading", { name: "⚠ 1 double booking" }).waitFor();
 
-    await page.getByRole("link", { name: "Properties", exact: true }).click();
+    await page.getByRole("link", { name: "Properties" }).click();
     if (SCREENSHOTS) {
       await page.setViewportSize({ width: 1280, height: 600 });
       await page.screenshot({ path: path.join(docs, "dashboard-properties.png") });
@@ -152,6 +152,9 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
     await page.getByText("⚠ Double booking", { exact: true }).waitFor();
     expect(await page.getByRole("alert").textContent()).toContain("1 double booking");
     if (SCREENSHOTS) await page.screenshot({ path: path.join(docs, "dashboard-timeline.png") });
+    // Every page names one link "Properties": the navigation's.
+    await page.getByRole("link", { name: "Properties" }).click();
+    await page.waitForURL(`${server.url}/properties`);
     await context.close();
   }, 90_000);
 

@@ -10,7 +10,7 @@ export function errorPage(
   message: string,
   options: { visit?: LayoutVisit; headers?: Record<string, string> } = {},
 ): Response {
-  const back = options.visit ? html`<a class="button" href="/properties">Back to your properties</a>` : html`<a class="button" href="/sign-in">Go to sign-in</a>`;
+  const back = options.visit ? html`<a class="button" href="/properties">Back to the overview</a>` : html`<a class="button" href="/sign-in">Go to sign-in</a>`;
   const body = html`<section class="card narrow center">
   <p class="status-code">${status}</p>
   <h1>${title}</h1>

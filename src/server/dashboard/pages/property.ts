@@ -35,7 +35,8 @@ export function registerProperty(app: H3, ctx: DashboardContext): void {
 export async function propertyPage(ctx: DashboardContext, visit: Visit, property: Property, form?: CalendarForm): Promise<Response> {
   const calendars = await ctx.store.listCalendars({ propertyId: property.id });
   const now = ctx.now();
-  const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/properties">Properties</a> <span aria-hidden="true">/</span> ${property.name}</nav>
+  // The crumb is not called "Properties": that name belongs to the navigation link (CONTRACT §9).
+  const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/properties">Overview</a> <span aria-hidden="true">/</span> ${property.name}</nav>
 <div class="page-head">
   <div><h1>${property.name}</h1><p class="muted">${plural(calendars.length, "calendar", "calendars")}</p></div>
   <div class="actions"><a class="button" href="$${url(`/properties/${property.id}/timeline`)}">Timeline</a>${calendars.length > 0 ? syncNowForm(visit, `/properties/${property.id}`) : html``}</div>

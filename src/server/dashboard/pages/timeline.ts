@@ -27,7 +27,7 @@ export function registerTimeline(app: H3, ctx: DashboardContext): void {
       ]);
       // "Today" as the engine takes it (the machine's date) until properties carry a time zone.
       const timeline = buildTimeline({ calendars, reservations, today: formatDate(ctx.now()), days: TIMELINE_DAYS });
-      const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/properties">Properties</a> <span aria-hidden="true">/</span>
+      const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/properties">Overview</a> <span aria-hidden="true">/</span>
   <a href="$${url(`/properties/${property.id}`)}">${property.name}</a> <span aria-hidden="true">/</span> Timeline</nav>
 <div class="page-head"><div><h1>${property.name}</h1>
   <p class="muted">Next ${TIMELINE_DAYS} nights from ${longDay(timeline.days[0]!)} · ${timeline.occupiedNights} of ${TIMELINE_DAYS} nights taken</p></div>
