@@ -1,7 +1,12 @@
 // The security rules of CONTRACT §9 over the real h3 app and a real store: headers and CSP, CSRF tokens
 // and the Origin check on every form, another owner's ids, escaping of feed text and names, and the
 // paths that keep their JSON answers.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../src/server/index.js";
+import { openStore } from "../src/store/index.js";
 import type { Owner } from "../src/store/types.js";
 import type { PageClient } from "./helpers/dashboard-client.js";
 import { BASE, startDashboardFixture, type DashboardFixture } from "./helpers/dashboard-fixture.js";
@@ -217,6 +222,23 @@ describe("escaping", () => {
   });
 });
 
+describe("faults", () => {
+  it("answers an unexpected fault on a page with an HTML 500 naming the request id, never the error", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "calsync-fault-"));
+    const broken = await openStore(path.join(dir, "fault.db"));
+    const errors: unknown[] = [];
+    const app = createApp({ store: broken, onError: (error) => errors.push(error) });
+    await broken.close();
+    const response = await app.fetch(new Request(`${BASE}/properties`, { headers: { cookie: "calsync_session=x", "x-request-id": "fault-1" } }));
+    rmSync(dir, { recursive: true, force: true });
+    expect([response.status, response.headers.get("content-type")]).toEqual([500, "text/html; charset=utf-8"]);
+    const html = await response.text();
+    expect(html).toContain("request id fault-1");
+    expect(html).not.toMatch(/database|sqlite|at .*\.ts/i);
+    expect(errors).toHaveLength(1);
+  });
+});
+
 describe("paths", () => {
   it("keeps JSON answers under /api/, /ical/ and /healthz, and answers HTML elsewhere", async () => {
     const json = [await fx.app.fetch(new Request(`${BASE}/api/nope`)), await fx.app.fetch(new Request(`${BASE}/ical/nope.ics`)), await fx.app.fetch(new Request(`${BASE}/api/v1`, { method: "POST" }))];
@@ -242,7 +264,6 @@ describe("paths", () => {
   });
 
   it("answers an API-only app (dashboard: false) with JSON everywhere", async () => {
-    const { createApp } = await import("../src/server/index.js");
     const api = createApp({ store: fx.store, dashboard: false });
     const response = await api.fetch(new Request(`${BASE}/properties`));
     expect([response.status, response.headers.get("content-type")]).toEqual([404, "application/json"]);

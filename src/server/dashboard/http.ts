@@ -70,8 +70,27 @@ export async function readForm(event: H3Event): Promise<URLSearchParams | undefi
   const type = event.req.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/x-www-form-urlencoded")) return undefined;
   if (Number(event.req.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) return undefined;
-  const text = await event.req.text();
-  return text.length > MAX_FORM_BYTES ? undefined : new URLSearchParams(text);
+  const text = await readLimited(event.req.body, MAX_FORM_BYTES);
+  return text === undefined ? undefined : new URLSearchParams(text);
+}
+
+// A chunked body has no length to check first: stop reading at the limit instead of buffering it all.
+async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string | undefined> {
+  if (!body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** Status texts of the answers pages give. */
