@@ -247,6 +247,16 @@ describe("invites", () => {
     expect((await browser().get(first)).status).toBe(404);
   });
 
+  it("never writes the link's token to the access log", async () => {
+    const lines: string[] = [];
+    const logged = createApp({ store, now: () => clock.now, logger: (line) => lines.push(line.path) });
+    const { path: link } = await invited();
+    const client = pageClient((r) => logged.fetch(r), BASE);
+    await client.page(link);
+    await client.post(link, { password: "logged but not leaked" });
+    expect(lines).toEqual(["/invite/***", "/invite/***"]);
+  });
+
   it("answers 404 for unknown and malformed links", async () => {
     expect((await browser().get(`/invite/${"A".repeat(43)}`)).status).toBe(404);
     expect((await browser().get("/invite/short")).status).toBe(404);

@@ -5,7 +5,7 @@ import type { FetchLimiter } from "../engine/fetch-limiter.js";
 import type { Store } from "../store/types.js";
 import type { AccessLogLine } from "./access-log.js";
 import { authenticate } from "./auth.js";
-import { errorPage, isApiPath, notFoundPage, registerDashboard } from "./dashboard/index.js";
+import { errorPage, isApiPath, maskInvitePath, notFoundPage, registerDashboard } from "./dashboard/index.js";
 import { withSecurityHeaders } from "./dashboard/security.js";
 import { errorResponse, jsonResponse } from "./errors.js";
 import { maskFeedPath, registerOutboundFeedRoute } from "./outbound-route.js";
@@ -59,7 +59,7 @@ function stateOf(event: H3Event): RequestState {
   return state;
 }
 
-/** Builds the h3 app serving API v1 over `options.store`; mount it in your own h3 app or serve it with `startServer`. */
+/** Builds the h3 app serving API v1 and the owner dashboard over `options.store`; mount it in your own h3 app or serve it with `startServer`. */
 export function createApp(options: AppOptions): H3 {
   const now = options.now ?? (() => new Date());
   const runner =
@@ -97,7 +97,7 @@ export function createApp(options: AppOptions): H3 {
     if (!response.headers.has("x-request-id")) response.headers.set("x-request-id", state.requestId);
     options.logger?.({
       method: event.req.method,
-      path: maskFeedPath(event.url.pathname),
+      path: maskInvitePath(maskFeedPath(event.url.pathname)),
       status: response.status,
       ms: Math.round(performance.now() - started),
       requestId: state.requestId,

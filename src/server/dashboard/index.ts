@@ -36,3 +36,8 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
 export function isApiPath(pathname: string): boolean {
   return /(?:^|\/)(?:api|ical)(?:\/|$)/.test(pathname) || /(?:^|\/)healthz$/.test(pathname);
 }
+
+/** The request path with an invite link's token replaced by `***`, for access logs: the token opens an account. */
+export function maskInvitePath(pathname: string): string {
+  return pathname.replace(/\/invite\/[^/]+/g, "/invite/***");
+}
