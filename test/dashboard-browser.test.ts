@@ -148,7 +148,7 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
     }
     await page.getByRole("link", { name: "Sea View Loft" }).click();
     await page.getByRole("link", { name: "Timeline" }).click();
-    await page.setViewportSize({ width: 1720, height: 720 });
+    await page.setViewportSize({ width: 1740, height: 660 });
     await page.getByText("⚠ Double booking", { exact: true }).waitFor();
     expect(await page.getByRole("alert").textContent()).toContain("1 double booking");
     if (SCREENSHOTS) await page.screenshot({ path: path.join(docs, "dashboard-timeline.png") });
