@@ -33,7 +33,7 @@ describe("calsync owner", () => {
     const owner = await json(db, "owner", "add", "Ann");
     const result = await runCli(["owner", "list", "--db", db]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^ID\s+NAME\s+CREATED\n/);
+    expect(result.stdout).toMatch(/^ID\s+NAME\s+EMAIL\s+CREATED\n/);
     expect(result.stdout).toContain(owner.id);
   });
 

@@ -116,6 +116,21 @@ describe("calsync serve as a process", () => {
     expect(stderr).toMatch(/GET \/healthz 200 \d+ms id=cli-health-1/);
   });
 
+  it("serves the dashboard, and with --trust-proxy marks cookies Secure behind an HTTPS proxy", async () => {
+    const plain = startServe(["--db", tmp.db(), "--port", "0"]);
+    const proxied = startServe(["--db", tmp.db(), "--port", "0", "--trust-proxy"]);
+    const https = { "x-forwarded-proto": "https" };
+    const direct = await fetch(`${(await plain.firstOutput).trim()}/sign-in`, { headers: https });
+    const behind = await fetch(`${(await proxied.firstOutput).trim()}/sign-in`, { headers: https });
+    expect([direct.status, direct.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
+    expect(direct.headers.get("set-cookie")).not.toMatch(/Secure/);
+    expect(behind.headers.get("set-cookie")).toMatch(/^calsync_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+    for (const serve of [plain, proxied]) {
+      serve.child.kill("SIGTERM");
+      expect(await serve.exited).toBe(0);
+    }
+  });
+
   it("prints {\"url\"} with --json and logs JSON lines with --json-logs", async () => {
     const serve = startServe(["--db", tmp.db(), "--port", "0", "--json", "--json-logs"], {}, (out) => out.endsWith("}\n"));
     const { url } = JSON.parse(await serve.firstOutput) as { url: string };

@@ -124,7 +124,7 @@ describe("POST /api/v1/calendars/sync over HTTP", () => {
       [post(server, generateToken().token), 401, "invalid_token"],
       [post(server, expired.token), 401, "expired_token"],
       [post(server, revoked.token), 401, "revoked_token"],
-      [fetch(`${server.url}/nope`), 404, "not_found"],
+      [fetch(`${server.url}/api/nope`), 404, "not_found"],
       [fetch(`${server.url}/api/v1/calendars/sync`), 405, "method_not_allowed"],
     ];
     for (const [pending, status, code] of cases) {

@@ -129,4 +129,4 @@ export interface CalendarFailure {
 }
 
 /** What started a run, kept in the sync history. */
-export type SyncTrigger = "cli" | "api" | "schedule" | "demo";
+export type SyncTrigger = "cli" | "api" | "schedule" | "demo" | "dashboard";

@@ -1,9 +1,12 @@
-// The h3 app of API v1 (CONTRACT §2): routes here; auth, errors, request ids and single flight in their own files.
+// The h3 app of API v1 (CONTRACT §2) and the owner dashboard (§9): API routes here; auth, errors, request ids,
+// single flight and the dashboard's pages in their own files.
 import { H3, type H3Event } from "h3";
 import type { FetchLimiter } from "../engine/fetch-limiter.js";
 import type { Store } from "../store/types.js";
 import type { AccessLogLine } from "./access-log.js";
 import { authenticate } from "./auth.js";
+import { errorPage, isApiPath, maskInvitePath, notFoundPage, registerDashboard } from "./dashboard/index.js";
+import { withSecurityHeaders } from "./dashboard/security.js";
 import { errorResponse, jsonResponse } from "./errors.js";
 import { registerMetricsRoute, type ServerMetrics } from "./metrics.js";
 import { registerOpenApiRoute } from "./openapi/route.js";
@@ -37,6 +40,14 @@ export interface AppOptions {
   rateLimiter?: TokenRateLimiter | null;
   /** Serves `GET /metrics` and counts requests (and runs, when the runner is built here). @default no metrics */
   metrics?: ServerMetrics;
+  /** Serve the owner dashboard at `/` (it assumes the app is not mounted under a prefix). @default true */
+  dashboard?: boolean;
+  /**
+   * Believe `X-Forwarded-Proto`, `X-Forwarded-Host` and the last `X-Forwarded-For` entry (one reverse proxy
+   * in front): session cookies get `Secure` behind an HTTPS proxy, sign-in throttling counts real clients.
+   * @default false
+   */
+  trustProxy?: boolean;
 }
 
 // Per-request facts the access log needs, kept off the public event context.
@@ -55,7 +66,7 @@ function stateOf(event: H3Event): RequestState {
   return state;
 }
 
-/** Builds the h3 app serving API v1 over `options.store`; mount it in your own h3 app or serve it with `startServer`. */
+/** Builds the h3 app serving API v1 and the owner dashboard over `options.store`; mount it in your own h3 app or serve it with `startServer`. */
 export function createApp(options: AppOptions): H3 {
   const now = options.now ?? (() => new Date());
   const runner =
@@ -72,23 +83,32 @@ export function createApp(options: AppOptions): H3 {
   // Malformed URLs reach our 404 instead of h3's own 400 body; nothing is printed by h3 itself.
   const app = new H3({ allowMalformedURL: true, silent: true });
 
-  // Wraps every route: request id, unknown paths, faults → generic 500, access log.
+  const dashboard = options.dashboard ?? true;
+  // The API's paths (and every path without the dashboard) answer JSON; the dashboard's answer HTML.
+  const json = (event: H3Event) => !dashboard || isApiPath(event.url.pathname);
+
+  // Wraps every route: request id, unknown paths, faults → generic 500, security headers, access log.
   app.use(async (event, next) => {
     const started = performance.now();
     const state = stateOf(event);
     let response: Response;
     try {
       const result = await next();
-      response = result instanceof Response ? result : errorResponse(404, "not_found", state.requestId);
+      if (result instanceof Response) response = result;
+      else response = json(event) ? errorResponse(404, "not_found", state.requestId) : notFoundPage();
     } catch (error) {
       options.onError?.(error, state.requestId);
-      response = errorResponse(500, "internal_error", state.requestId);
+      response = json(event)
+        ? errorResponse(500, "internal_error", state.requestId)
+        : errorPage(500, "Something went wrong", `The server could not answer. Its log has the details under request id ${state.requestId}.`);
     }
     withRateLimitPolicy(response, event.url.pathname, rateLimiter);
     options.metrics?.countRequest(event.req.method, event.context.matchedRoute?.route, response.status);
+    withSecurityHeaders(response);
+    if (!response.headers.has("x-request-id")) response.headers.set("x-request-id", state.requestId);
     options.logger?.({
       method: event.req.method,
-      path: maskFeedPath(event.url.pathname),
+      path: maskInvitePath(maskFeedPath(event.url.pathname)),
       status: response.status,
       ms: Math.round(performance.now() - started),
       requestId: state.requestId,
@@ -117,6 +137,16 @@ export function createApp(options: AppOptions): H3 {
   registerOpenApiRoute(app, (event) => stateOf(event).requestId);
   if (options.metrics) registerMetricsRoute(app, options.metrics, (event) => stateOf(event).requestId);
   registerOutboundFeedRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId });
+  if (dashboard) {
+    registerDashboard(app, {
+      store: options.store,
+      runner,
+      now,
+      trustProxy: options.trustProxy ?? false,
+      allowPrivateNetworks: options.allowPrivateNetworks ?? false,
+      feedTimeoutMs: options.feedTimeoutMs,
+    });
+  }
 
   app.get("/healthz", async (event) => {
     const { requestId } = stateOf(event);

@@ -28,6 +28,8 @@ export interface ServeOptions {
   syncEveryMs?: number;
   /** Let feed URLs reach loopback and private addresses. @default false */
   allowPrivateNetworks?: boolean;
+  /** Believe `X-Forwarded-Proto`/`-Host`/`-For` of one reverse proxy in front (see `AppOptions.trustProxy`). @default false */
+  trustProxy?: boolean;
   /** One JSON object per log line instead of text. @default false */
   jsonLogs?: boolean;
   /** Receives each log line (no trailing newline). @default writes to stderr */
@@ -49,7 +51,7 @@ export interface RunningServer {
 
 const DEFAULT_GRACE_MS = 25_000;
 
-/** Starts the API server and resolves once it is listening. */
+/** Starts the API server and the owner dashboard, and resolves once it is listening. */
 export async function startServer(options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? 8787;
@@ -76,6 +78,8 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     runner,
     metrics,
     rateLimiter: rateLimit && memoryRateLimiter(rateLimit),
+    allowPrivateNetworks: options.allowPrivateNetworks,
+    trustProxy: options.trustProxy,
     logger: log.access,
     onError: (error, requestId) => log.event("error", "request failed", { requestId, error: messageOf(error) }),
   });

@@ -7,7 +7,26 @@ import type { CalendarSource, SyncErrorCode } from "../types.js";
 export interface Owner {
   id: string;
   name: string;
+  /** Sign-in name of the dashboard (CONTRACT §9), stored lower-case; null until set. */
+  email: string | null;
   createdAt: string;
+}
+
+/** A one-time dashboard invite: only the SHA-256 hash of its token is stored. */
+export interface InviteRecord {
+  id: string;
+  ownerId: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+/** A signed-in browser: only the SHA-256 hash of its cookie value is stored. */
+export interface SessionRecord {
+  id: string;
+  ownerId: string;
+  createdAt: string;
+  lastSeenAt: string;
 }
 
 /** An API token as stored: never the token itself, only its SHA-256 hash and a display prefix. */
@@ -100,9 +119,44 @@ export interface Store extends SyncStore {
   /** Where the data lives: the SQLite file path (or `:memory:`), or the database URL with its password masked. */
   readonly path: string;
 
-  createOwner(name: string): Promise<Owner>;
+  createOwner(name: string, options?: { email?: string | null }): Promise<Owner>;
   listOwners(): Promise<Owner[]>;
   getOwner(id: string): Promise<Owner | undefined>;
+  /** Sets (or with null clears) an owner's email; the caller normalises it and checks it is free. */
+  setOwnerEmail(id: string, email: string | null): Promise<void>;
+  /** The owner signing in with this (normalised) email. */
+  findOwnerByEmail(email: string): Promise<Owner | undefined>;
+  /** The owner's password hash (`scrypt$…`), null while none is set. */
+  ownerPasswordHash(id: string): Promise<string | null>;
+  /** Stores a new password hash and ends every session of the owner, in one transaction. */
+  setOwnerPassword(id: string, passwordHash: string): Promise<void>;
+
+  /** Stores an invite of `ownerId` by the hash of its token. */
+  createInvite(input: { ownerId: string; hash: string; expiresAt: Date }): Promise<InviteRecord>;
+  /** The unused invite with this hash that has not expired at `now`. */
+  findInvite(hash: string, now: Date): Promise<InviteRecord | undefined>;
+  /**
+   * Uses the invite with this hash if it is still unused and unexpired at `now`, and retires every
+   * other open invite of its owner; resolves to that owner's id, or undefined (nothing changed).
+   */
+  consumeInvite(hash: string, now: Date): Promise<string | undefined>;
+
+  /** Stores a session by the hash of its cookie value. */
+  createSession(input: { ownerId: string; hash: string; at: Date }): Promise<SessionRecord>;
+  findSession(hash: string): Promise<SessionRecord | undefined>;
+  touchSession(id: string, at: Date): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  /** Removes sessions last seen before `before`; resolves to how many. */
+  deleteIdleSessions(before: Date): Promise<number>;
+
+  /** Records one failed sign-in under each key (e.g. `email:…`, `ip:…`). */
+  addSignInFailure(keys: string[], at: Date): Promise<void>;
+  /** Times (ISO, oldest first) of the failures recorded under `key` at or after `since`. */
+  signInFailures(key: string, since: Date): Promise<string[]>;
+  /** Forgets the failures under `key` (after a successful sign-in). */
+  clearSignInFailures(key: string): Promise<void>;
+  /** Forgets failures older than `before`; they no longer count. */
+  pruneSignInFailures(before: Date): Promise<void>;
 
   /** Stores an already generated token's hash; the caller shows the plain token once. */
   createToken(input: { ownerId: string; name: string; prefix: string; hash: string; expiresAt: Date | null }): Promise<TokenRecord>;

@@ -173,8 +173,8 @@ function zoneNote(property: Property): string {
   return property.timeZone ? ` (${property.timeZone})` : "";
 }
 
-// The server's public address without a trailing slash; a path prefix (behind a proxy) is kept.
-function feedBaseUrl(value: string, source: string): string {
+/** The server's public address without a trailing slash (a path prefix behind a proxy is kept); `source` names the flag in errors. */
+export function feedBaseUrl(value: string, source: string): string {
   let url: URL;
   try {
     url = new URL(value.trim());

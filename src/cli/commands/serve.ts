@@ -1,4 +1,4 @@
-// `calsync serve`: the HTTP API over the local database until SIGINT/SIGTERM.
+// `calsync serve`: the HTTP API and the owner dashboard over the local database until SIGINT/SIGTERM.
 import { Command } from "@commander-js/extra-typings";
 import { MAX_INTERVAL_MS } from "../../server/scheduler.js";
 import { isValidHost } from "../../server/listen.js";
@@ -12,12 +12,13 @@ import { writeJson, writeText } from "../output.js";
 /** Builds the `serve` command. */
 export function serveCommand(context: CliContext) {
   return new Command("serve")
-    .description("Serve the HTTP API (POST /api/v1/calendars/sync) over the local database")
+    .description("Serve the HTTP API (POST /api/v1/calendars/sync) and the owner dashboard (/) over the local database")
     .addOption(dbOption())
     .option("--host <host>", "interface to listen on (default: $HOST, else 127.0.0.1)")
     .option("--port <port>", "port to listen on, 0 for any free one (default: $PORT, else 8787)")
     .option("--sync-every <duration>", "also sync every owner at this interval, e.g. 15m or 1h")
     .option("--allow-private-networks", "let feed URLs reach loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)")
+    .option("--trust-proxy", "behind one reverse proxy: believe its X-Forwarded-Proto/-Host/-For (Secure cookies under HTTPS, real client addresses)")
     .option("--json-logs", "write log lines to stderr as JSON objects")
     .option("--rate-limit <rate>", "sync requests allowed per API token: N/s, N/m or N/h, 0 for no limit (default: 6/m)")
     .option("--metrics", "serve Prometheus metrics at GET /metrics")
@@ -26,8 +27,9 @@ export function serveCommand(context: CliContext) {
       "after",
       "\nPrints its URL on stdout once listening (with --json: {\"url\": …}); logs go to stderr.\n" +
         "SIGINT/SIGTERM stop it gracefully: running syncs finish (up to 25 s), then the database is closed.\n" +
+        "Owners sign in to the dashboard at the printed URL; give them a link with: calsync owner invite --owner O\n" +
         "Examples:\n  calsync serve\n  calsync serve --host 0.0.0.0 --port 8080 --sync-every 15m --json-logs\n" +
-        "  calsync serve --rate-limit 30/h --metrics",
+        "  calsync serve --rate-limit 30/h --metrics\n  calsync serve --trust-proxy   # behind nginx/Caddy terminating HTTPS",
     )
     .action(async (options) => {
       const { env } = context.io;
@@ -43,6 +45,7 @@ export function serveCommand(context: CliContext) {
         port,
         syncEveryMs,
         allowPrivateNetworks: privateNetworksAllowed(options.allowPrivateNetworks, env),
+        trustProxy: options.trustProxy ?? false,
         jsonLogs: options.jsonLogs ?? false,
         rateLimit,
         metrics: options.metrics ?? false,

@@ -121,6 +121,37 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE calendars SET consecutive_failures = 1, failing_since = last_synced_at WHERE last_status = 'failed';
   UPDATE calendars SET etag = NULL, last_modified = NULL, content_hash = NULL;
   `,
+  // 4: the owner dashboard (CONTRACT §9): sign-in by email and password, one-time invites, server-side
+  // sessions, and failed sign-ins counted in the database so that every instance sees the same counts.
+  `
+  ALTER TABLE owners ADD COLUMN email TEXT;
+  ALTER TABLE owners ADD COLUMN password_hash TEXT;
+  CREATE UNIQUE INDEX owners_email ON owners(email);
+  CREATE TABLE owner_invites (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+  );
+  CREATE INDEX owner_invites_owner ON owner_invites(owner_id);
+  CREATE TABLE owner_sessions (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL
+  );
+  CREATE INDEX owner_sessions_owner ON owner_sessions(owner_id);
+  CREATE INDEX owner_sessions_last_seen ON owner_sessions(last_seen_at);
+  CREATE TABLE sign_in_failures (
+    key TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+  CREATE INDEX sign_in_failures_key ON sign_in_failures(key, at);
+  CREATE INDEX sign_in_failures_at ON sign_in_failures(at);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -7,6 +7,7 @@ import { migrate } from "./migrations.js";
 import { ownerQueries } from "./owners.js";
 import { propertyQueries } from "./properties.js";
 import { reservationQueries } from "./reservations.js";
+import { sessionQueries } from "./sessions.js";
 import { syncPortQueries } from "./sync-port.js";
 import { syncRunQueries } from "./sync-runs.js";
 import { tokenQueries } from "./tokens.js";
@@ -38,6 +39,7 @@ export function openSqliteStore(path: string): Store {
     ...reservationQueries(db),
     ...syncPortQueries(db),
     ...syncRunQueries(db),
+    ...sessionQueries(db),
     ping: async () => db.open && ping.get()?.ok === 1,
     async close() {
       if (db.open) db.close();

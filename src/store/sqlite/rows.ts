@@ -3,7 +3,7 @@ import type { ReservationDetails, ReservationKind, ReservationStatus, StoredRese
 import type { CalendarSource, SyncErrorCode } from "../../types.js";
 import type { Calendar, Owner, Property, ReservationRow, SyncRunRow, TokenRecord } from "../types.js";
 
-export interface OwnerRow { id: string; name: string; created_at: string }
+export interface OwnerRow { id: string; name: string; email: string | null; created_at: string }
 export interface TokenRow {
   id: string; owner_id: string; name: string; prefix: string; hash: string; created_at: string;
   expires_at: string | null; revoked_at: string | null; last_used_at: string | null;
@@ -28,7 +28,7 @@ export interface SyncRunDbRow {
   ok: number; synced_calendars: number; failed: number;
 }
 
-export const toOwner = (row: OwnerRow): Owner => ({ id: row.id, name: row.name, createdAt: row.created_at });
+export const toOwner = (row: OwnerRow): Owner => ({ id: row.id, name: row.name, email: row.email, createdAt: row.created_at });
 
 export const toToken = (row: TokenRow): TokenRecord => ({
   id: row.id,
