@@ -30,6 +30,8 @@ export interface WebhookReceiver {
   /** Cuts every connection without answering until `up()`. */
   down(): void;
   up(): void;
+  /** Forgets the script, answers what is held and comes back up: a clean receiver for the next test. */
+  reset(): void;
   /** Resolves once `count` requests have arrived (rejects after `ms`). */
   arrivals(count: number, ms?: number): Promise<void>;
   close(): Promise<void>;
@@ -80,6 +82,11 @@ export async function startWebhookReceiver(options: { port?: number } = {}): Pro
     },
     down: () => void (cut = true),
     up: () => void (cut = false),
+    reset() {
+      script.length = 0;
+      cut = false;
+      this.release();
+    },
     async arrivals(count, ms = 10_000) {
       const deadline = Date.now() + ms;
       while (received.length < count) {
