@@ -67,16 +67,17 @@ export async function startWebhookReceiver(options: { port?: number } = {}): Pro
   });
   const { port } = server.address() as AddressInfo;
 
+  const release = () => {
+    holding = false;
+    for (const answer of waiting.splice(0)) answer();
+  };
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
     events: (type) => received.map((r) => r.event).filter((event) => type === undefined || event.type === type) as never,
     answer: (...statuses) => void script.push(...statuses),
     hold: () => void (holding = true),
-    release() {
-      holding = false;
-      for (const answer of waiting.splice(0)) answer();
-    },
+    release,
     get held() {
       return waiting.length;
     },
@@ -85,7 +86,7 @@ export async function startWebhookReceiver(options: { port?: number } = {}): Pro
     reset() {
       script.length = 0;
       cut = false;
-      this.release();
+      release();
     },
     async arrivals(count, ms = 10_000) {
       const deadline = Date.now() + ms;
