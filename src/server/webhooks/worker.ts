@@ -72,6 +72,8 @@ interface Pool {
   fill(): Promise<number>;
   /** Resolves once no attempt is in flight. */
   idle(): Promise<void>;
+  /** Resolves once any attempt in flight ends; false at once when none is. */
+  next(): Promise<boolean>;
   summary: DeliverySummary;
   abort(): void;
 }
@@ -130,6 +132,11 @@ function createPool(options: WebhookDeliveryOptions, settled: () => void = () =>
     async idle() {
       while (inFlight.size > 0) await Promise.all([...inFlight.values()]);
     },
+    async next() {
+      if (inFlight.size === 0) return false;
+      await Promise.race(inFlight.values());
+      return true;
+    },
     abort: () => stopping.abort(),
   };
   return pool;
@@ -138,17 +145,11 @@ function createPool(options: WebhookDeliveryOptions, settled: () => void = () =>
 /** Sends every delivery that is due now and resolves once each has been attempted (for cron: `calsync webhook deliver`). */
 export async function deliverDueWebhooks(options: WebhookDeliveryOptions): Promise<DeliverySummary> {
   const pool = createPool(options);
-  // A retry that falls due while others are sent (a short schedule) is sent in the same drain.
-  while ((await pool.fill()) > 0 || (await hasWork(pool))) {}
+  // Claim what is due; when nothing more can be claimed, wait for an attempt to end (its endpoint is then
+  // free for the next of its deliveries); done when nothing is claimable and nothing is in flight.
+  while ((await pool.fill()) > 0 || (await pool.next())) {}
   await options.store.pruneWebhookEvents(new Date((options.now?.() ?? new Date()).getTime() - KEEP_MS));
   return pool.summary;
-}
-
-// Waits for one attempt to end, so that its endpoint is free for the next claim; false when nothing was in flight.
-async function hasWork(pool: Pool): Promise<boolean> {
-  const before = pool.summary.attempted;
-  await pool.idle();
-  return pool.summary.attempted > before;
 }
 
 /** Starts a worker that looks for due deliveries every `pollMs` and whenever `wake()` is called. */
