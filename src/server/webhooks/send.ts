@@ -48,12 +48,18 @@ export async function sendWebhook(webhook: OutgoingWebhook, options: SendWebhook
   const literal = ipLiteralOf(url.hostname);
   if (literal && policy(literal)) return failed(blocked(url.hostname, literal, "receiver").error.message);
 
+  let signature: string;
+  try {
+    signature = new Webhook(webhook.secret).sign(webhook.eventId, options.now, webhook.payload);
+  } catch {
+    return failed("the endpoint's secret is not a whsec_… signing secret");
+  }
   const headers = {
     "content-type": "application/json",
     "user-agent": `calsync/${SDK_VERSION}`,
     "webhook-id": webhook.eventId,
     "webhook-timestamp": String(Math.floor(options.now.getTime() / 1000)),
-    "webhook-signature": new Webhook(webhook.secret).sign(webhook.eventId, options.now, webhook.payload),
+    "webhook-signature": signature,
   };
   const controller = new AbortController();
   let late = false;
