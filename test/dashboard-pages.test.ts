@@ -270,10 +270,3 @@ describe("timeline", () => {
     expect(html).toContain("5 of 90 nights taken");
   });
 });
-
-describe("webhooks", () => {
-  it("says webhooks come in a later version", async () => {
-    const { client } = await fx.signedIn();
-    expect(await client.page("/webhooks")).toContain("Coming in a later version");
-  });
-});

@@ -42,12 +42,14 @@ const USER_AGENT = `calsync/${SDK_VERSION}`;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // setTimeout fires at once (with a warning on stderr) for anything longer than this.
 const MAX_TIMER_MS = 2_147_483_647;
-const allowAll: AddressPolicy = () => false;
+/** The policy of `--allow-private-networks`: nothing is refused. */
+export const allowAll: AddressPolicy = () => false;
 
 // One pool per policy (in practice two: guarded and allowAll). The lookup runs on every new
 // connection, so each redirect hop and every address a name resolves to is checked where it is connected.
 const agents = new Map<AddressPolicy, Agent>();
-function agentFor(policy: AddressPolicy): Agent {
+/** The shared undici pool whose DNS lookup refuses what `policy` blocks (webhook deliveries use it too). */
+export function agentFor(policy: AddressPolicy): Agent {
   let agent = agents.get(policy);
   if (!agent) {
     agent = new Agent({ connect: { lookup: guardedLookup(false, { isBlocked: policy }) } });

@@ -1,5 +1,5 @@
 // The engine's own vocabulary: normalised feed events and stored reservations.
-import type { CalendarSource, SyncError } from "../types.js";
+import type { CalendarSource, SyncError, WebhookEvent } from "../types.js";
 
 /** `booking` is a guest stay; `block` is an owner block ("Not available", "CLOSED"). */
 export type ReservationKind = "booking" | "block";
@@ -93,6 +93,10 @@ export interface CalendarRecord {
   contentHash: string | null;
   /** `reservationsFound` of the last successful sync, reported again when the feed did not change. */
   lastFound: number;
+  /** Failed syncs in a row before this run (CONTRACT §8); decides `calendar.failed` and `calendar.recovered`. */
+  consecutiveFailures: number;
+  /** ISO time of the first failure of the current streak; null when the last sync succeeded. */
+  failingSince: string | null;
 }
 
 /** Validators and bookkeeping written with a successful calendar. */
@@ -119,6 +123,10 @@ export interface CalendarWrite {
    * since, the store reads them again in the zone it holds at commit. @default null
    */
   timeZone?: string | null;
+  /** Ids for `inserts`, same order, so that events can name the rows. @default made by the store */
+  insertIds?: string[];
+  /** Webhook events (CONTRACT §11) to write to the outbox in the same transaction. @default none */
+  events?: WebhookEvent[];
 }
 
 /** A failure to remember on the calendar (nothing else is written). */
@@ -126,6 +134,8 @@ export interface CalendarFailure {
   calendarId: string;
   error: SyncError;
   failedAt: Date;
+  /** Webhook events to write to the outbox with the failure, in the same transaction. @default none */
+  events?: WebhookEvent[];
 }
 
 /** What started a run, kept in the sync history. */

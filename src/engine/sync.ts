@@ -11,6 +11,7 @@ import type { CalendarRecord, SyncTrigger } from "./model.js";
 import { parseFeed } from "./parse-feed.js";
 import { unreadableWarnings } from "./unreadable-events.js";
 import type { SyncStore } from "./store-port.js";
+import { conflictAnnouncements, failureEvents, runEvents, successEvents } from "./webhook-events.js";
 
 /** Options of one sync run; each door builds this from its flags and environment. */
 export interface SyncOwnerOptions {
@@ -78,10 +79,12 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       const entry = await syncCalendar(calendar, options, limiter, clock);
       const error = entry.result.error;
       // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
+      const failedAt = clock();
       const streak = options.dryRun
         ? undefined
         : error
-          ? (await options.store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt: clock() })).consecutiveFailures
+          ? (await options.store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt, events: failureEvents(calendar, error, failedAt) }))
+              .consecutiveFailures
           : 0;
       options.onProgress?.({
         done: ++done,
@@ -125,6 +128,9 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       startedAt,
       calendarIds: calendars.map((calendar) => calendar.id),
       response,
+      // Webhooks (CONTRACT §11): every run, and each double booking the first time it is seen.
+      events: runEvents(response, clock()),
+      conflicts: conflictAnnouncements(conflicts, clock()),
     });
   }
   return response;
@@ -165,6 +171,7 @@ async function syncCalendar(
       cancels: [],
       feed: { etag, lastModified, contentHash: calendar.contentHash, lastFound: calendar.lastFound },
       syncedAt: clock(),
+      events: successEvents(calendar, [], [], clock()).events,
     });
   };
   // A 304 or a byte-identical body cannot change anything: report the stored state.
@@ -202,6 +209,7 @@ async function syncCalendar(
       ? { etag: fetched.etag, lastModified: fetched.lastModified, contentHash }
       : { etag: null, lastModified: null, contentHash: null };
   if (!options.dryRun) {
+    const { insertIds, events } = successEvents(calendar, diff.changes, diff.inserts, now);
     await store.applyCalendarSync({
       calendarId: calendar.id,
       inserts: diff.inserts,
@@ -210,6 +218,8 @@ async function syncCalendar(
       feed: { ...feed, lastFound: diff.counts.found },
       syncedAt: now,
       timeZone: calendar.timeZone,
+      insertIds,
+      events,
     });
   }
   return entryOf(calendar, diff.counts, undefined, warnings);

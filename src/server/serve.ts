@@ -13,6 +13,7 @@ import { createServerMetrics } from "./metrics.js";
 import { DEFAULT_RATE_LIMIT, memoryRateLimiter, type RateLimitPolicy } from "./rate-limit.js";
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { createSyncRunner } from "./single-flight.js";
+import { startWebhookWorker, type DeliveryAttempt, type WebhookDeliveryOptions, type WebhookWorker } from "./webhooks/worker.js";
 
 /** Options of `startServer`. */
 export interface ServeOptions {
@@ -38,7 +39,18 @@ export interface ServeOptions {
   rateLimit?: RateLimitPolicy | null;
   /** Serve Prometheus metrics at `GET /metrics`. @default false */
   metrics?: boolean;
+  /**
+   * The webhook delivery worker (CONTRACT §11): its settings (tests shorten the retry schedule), or `false`
+   * for none (another process delivers, e.g. `calsync webhook deliver` from cron). @default a worker with the defaults
+   */
+  webhooks?: WebhookWorkerSettings | false;
 }
+
+/** What `ServeOptions.webhooks` may change of the delivery worker. */
+export type WebhookWorkerSettings = Pick<WebhookDeliveryOptions, "retryScheduleMs" | "timeoutMs" | "concurrency" | "now" | "random"> & {
+  /** How often the outbox is looked at for due deliveries, in milliseconds (also right after every sync). @default 1000 */
+  pollMs?: number;
+};
 
 /** A listening server. */
 export interface RunningServer {
@@ -64,11 +76,17 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const ownsStore = !options.store;
   const store = options.store ?? (await openStore(resolveDatabasePath(options.dbPath, process.env)));
 
-  const metrics = options.metrics ? createServerMetrics() : undefined;
+  const metrics = options.metrics ? createServerMetrics({ outboxDepth: () => store.countPendingWebhookDeliveries() }) : undefined;
+  let webhooks: WebhookWorker | undefined;
   const runner = createSyncRunner({
     store,
     allowPrivateNetworks: options.allowPrivateNetworks,
     ...metrics?.syncHooks,
+    // A run's events are in the outbox once it ends: send them now rather than at the next poll.
+    onRunFinished: (run) => {
+      metrics?.syncHooks.onRunFinished(run);
+      webhooks?.wake();
+    },
     onProgress: (ownerId, trigger, progress) => logFailingCalendar(log, ownerId, trigger, progress),
   });
   // In memory: one process's count. A PostgreSQL store shared by instances wants RateLimiterPostgres here.
@@ -95,6 +113,16 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${listener.address.port}`;
   log.event("info", "listening", { url });
 
+  if (options.webhooks !== false) {
+    webhooks = startWebhookWorker({
+      ...options.webhooks,
+      store,
+      allowPrivateNetworks: options.allowPrivateNetworks,
+      onAttempt: (attempt) => logDelivery(log, attempt),
+      onError: (error) => log.event("error", "webhook delivery failed", { error: messageOf(error) }),
+    });
+  }
+
   let scheduler: Scheduler | undefined;
   if (options.syncEveryMs !== undefined) {
     scheduler = startScheduler({
@@ -119,6 +147,8 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       listener.server.closeAllConnections();
       await httpClosed;
     }
+    // Attempts in flight are cut short and recorded; their deliveries stay due for the next start.
+    await webhooks?.stop();
     // Each calendar is one transaction, so closing now cannot leave one half-written.
     if (ownsStore) await store.close();
     log.event("info", "stopped");
@@ -154,6 +184,23 @@ function logFailingCalendar(log: ServerLog, ownerId: string, trigger: string, pr
     consecutiveFailures: progress.consecutiveFailures,
     error: progress.error?.code ?? "unknown",
     trigger,
+  });
+}
+
+// One line per attempt, by ids only: a webhook URL may hold a secret of the receiver's.
+function logDelivery(log: ServerLog, attempt: DeliveryAttempt): void {
+  const { eventId, endpointId, attempt: number, status, error, nextAttemptAt } = attempt;
+  if (attempt.delivered) {
+    log.event("info", "webhook delivered", { eventId, endpointId, attempt: number, status: status ?? 0 });
+    return;
+  }
+  log.event(nextAttemptAt ? "warn" : "error", nextAttemptAt ? "webhook attempt failed" : "webhook delivery failed for good", {
+    eventId,
+    endpointId,
+    attempt: number,
+    ...(status === null ? {} : { status }),
+    error: error ?? "unknown",
+    ...(nextAttemptAt ? { retryAt: nextAttemptAt.toISOString() } : {}),
   });
 }
 

@@ -3,6 +3,16 @@ import type { OutboundReservation } from "../engine/outbound-feed.js";
 import type { SyncStore } from "../engine/store-port.js";
 import type { ReservationDetails, ReservationKind, ReservationStatus, SyncTrigger } from "../engine/model.js";
 import type { CalendarSource, SyncErrorCode } from "../types.js";
+import type {
+  ClaimedWebhookDelivery,
+  WebhookAttempt,
+  WebhookClaim,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookSubscription,
+} from "./webhook-types.js";
+
+export type * from "./webhook-types.js";
 
 export interface Owner {
   id: string;
@@ -202,6 +212,27 @@ export interface Store extends SyncStore {
   propertyFeedReservations(propertyId: string): Promise<{ reservations: OutboundReservation[]; updatedAt: string | null }>;
 
   listSyncRuns(filter?: { ownerId?: string; limit?: number }): Promise<SyncRunRow[]>;
+
+  /** Stores a webhook endpoint with its (already generated) secret. */
+  createWebhookEndpoint(input: { ownerId: string; url: string; events: WebhookSubscription[]; secret: string }): Promise<WebhookEndpoint>;
+  /** Endpoints in creation order, of one owner or of all. */
+  listWebhookEndpoints(ownerId?: string): Promise<WebhookEndpoint[]>;
+  getWebhookEndpoint(id: string): Promise<WebhookEndpoint | undefined>;
+  /** Removes an endpoint with its deliveries (pending ones are never sent); false when unknown. */
+  removeWebhookEndpoint(id: string): Promise<boolean>;
+  /** Deliveries, newest event first. */
+  listWebhookDeliveries(filter?: { ownerId?: string; endpointId?: string; limit?: number }): Promise<WebhookDelivery[]>;
+  /**
+   * Claims pending deliveries due at `now` that nobody holds (or whose claim ran out), oldest first, at most
+   * one per endpoint; each is then attempted by this worker alone until it finishes it or `until` passes.
+   */
+  claimWebhookDeliveries(claim: WebhookClaim): Promise<ClaimedWebhookDelivery[]>;
+  /** Records an attempt of a delivery this worker holds, and releases it; ignored when the claim was lost. */
+  finishWebhookDelivery(attempt: WebhookAttempt): Promise<void>;
+  /** Deliveries still to be made (the outbox depth). */
+  countPendingWebhookDeliveries(): Promise<number>;
+  /** Removes events created before `before` that nothing is pending for; resolves to how many. */
+  pruneWebhookEvents(before: Date): Promise<number>;
 
   /** Cheap query proving the database answers (health checks). */
   ping(): Promise<boolean>;

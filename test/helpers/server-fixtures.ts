@@ -130,7 +130,7 @@ export function useServerFixtures() {
     /** Starts a server on 127.0.0.1, port 0, allowing loopback feeds; closed after each test. */
     async serve(
       store: Store,
-      options: { syncEveryMs?: number; log?: string[]; jsonLogs?: boolean } & Pick<ServeOptions, "rateLimit" | "metrics"> = {},
+      options: { syncEveryMs?: number; log?: string[]; jsonLogs?: boolean } & Pick<ServeOptions, "rateLimit" | "metrics" | "webhooks"> = {},
     ) {
       const server = await startServer({
         store,
@@ -141,6 +141,7 @@ export function useServerFixtures() {
         jsonLogs: options.jsonLogs,
         rateLimit: options.rateLimit,
         metrics: options.metrics,
+        webhooks: options.webhooks,
         log: (line) => options.log?.push(line),
       });
       servers.push(server);

@@ -28,6 +28,7 @@ export function serveCommand(context: CliContext) {
       "\nPrints its URL on stdout once listening (with --json: {\"url\": …}); logs go to stderr.\n" +
         "SIGINT/SIGTERM stop it gracefully: running syncs finish (up to 25 s), then the database is closed.\n" +
         "Owners sign in to the dashboard at the printed URL; give them a link with: calsync owner invite --owner O\n" +
+        "Webhooks (calsync webhook add) are delivered as syncs write them, retried across restarts.\n" +
         "Examples:\n  calsync serve\n  calsync serve --host 0.0.0.0 --port 8080 --sync-every 15m --json-logs\n" +
         "  calsync serve --rate-limit 30/h --metrics\n  calsync serve --trust-proxy   # behind nginx/Caddy terminating HTTPS",
     )

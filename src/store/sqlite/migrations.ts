@@ -152,6 +152,52 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX sign_in_failures_key ON sign_in_failures(key, at);
   CREATE INDEX sign_in_failures_at ON sign_in_failures(at);
   `,
+  // 5 (issue 15, CONTRACT §11): webhooks. Endpoints per owner (events: a JSON array of types, ["*"] for all);
+  // an outbox of events written in the same transaction as the change they announce (payload: the JSON
+  // body, sent byte for byte on every attempt); one delivery per event and endpoint with its retry state
+  // and a claim (who, until) so that one worker at a time attempts it; and the double bookings an owner
+  // has been told about, so that each is announced once.
+  `
+  CREATE TABLE webhook_endpoints (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX webhook_endpoints_owner ON webhook_endpoints(owner_id);
+  CREATE TABLE webhook_events (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX webhook_events_created ON webhook_events(created_at);
+  CREATE TABLE webhook_deliveries (
+    event_id TEXT NOT NULL REFERENCES webhook_events(id) ON DELETE CASCADE,
+    endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    last_attempt_at TEXT,
+    last_status INTEGER,
+    last_error TEXT,
+    claimed_by TEXT,
+    claimed_until TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (event_id, endpoint_id)
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+  CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id);
+  CREATE TABLE webhook_conflicts (
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    first_seen_at TEXT NOT NULL,
+    PRIMARY KEY (owner_id, key)
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

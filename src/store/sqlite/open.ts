@@ -11,6 +11,7 @@ import { sessionQueries } from "./sessions.js";
 import { syncPortQueries } from "./sync-port.js";
 import { syncRunQueries } from "./sync-runs.js";
 import { tokenQueries } from "./tokens.js";
+import { webhookQueries } from "./webhooks.js";
 import type { Store } from "../types.js";
 
 /** Opens the SQLite file at `path` (`":memory:"` works too), creating its directories and schema as needed. */
@@ -40,6 +41,7 @@ export function openSqliteStore(path: string): Store {
     ...syncPortQueries(db),
     ...syncRunQueries(db),
     ...sessionQueries(db),
+    ...webhookQueries(db),
     ping: async () => db.open && ping.get()?.ok === 1,
     async close() {
       if (db.open) db.close();

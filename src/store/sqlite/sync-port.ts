@@ -1,11 +1,19 @@
 // The engine's port (SyncStore) on SQLite: one transaction per calendar, statements prepared once.
 import type Database from "better-sqlite3";
 import type { ConflictInput } from "../../engine/conflicts.js";
-import type { CalendarRecord, CalendarWrite, DatedEvent, ReservationKind, ReservationStatus } from "../../engine/model.js";
+import type {
+  CalendarFailure,
+  CalendarRecord,
+  CalendarWrite,
+  DatedEvent,
+  ReservationKind,
+  ReservationStatus,
+} from "../../engine/model.js";
 import { datedEvent } from "../../engine/nights.js";
 import type { CalendarSource } from "../../types.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
 import { newId } from "../ids.js";
+import { outboxWriter } from "./outbox.js";
 import { TOUCH_PROPERTY_FEED } from "./properties.js";
 import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./rows.js";
 import type { Store } from "../types.js";
@@ -61,7 +69,10 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     calendars: calendars.all(ownerId).map(toCalendarRecord),
   }));
 
-  const apply = db.transaction(({ calendarId, inserts, updates, cancels, feed, syncedAt, timeZone = null }: CalendarWrite) => {
+  const outbox = outboxWriter(db);
+
+  const apply = db.transaction((write: CalendarWrite) => {
+    const { calendarId, inserts, updates, cancels, feed, syncedAt, timeZone = null } = write;
     const at = syncedAt.toISOString();
     // A calendar removed while its feed was being fetched has nothing left to write to.
     if (feedState.run({ calendarId, at, ...feed }).changes === 0) return;
@@ -69,11 +80,19 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     // (updateProperty recomputed every row already there; these rows are the rest).
     const zone = propertyZone.get(calendarId)?.time_zone ?? null;
     const dated = zone === timeZone ? (event: DatedEvent) => event : (event: DatedEvent) => datedEvent(event, zone);
-    for (const event of inserts) insert.run(newId("rsv"), calendarId, ...eventParams(dated(event)), at, at);
+    inserts.forEach((event, i) => insert.run(write.insertIds?.[i] ?? newId("rsv"), calendarId, ...eventParams(dated(event)), at, at));
     for (const { id, event } of updates) update.run(...eventParams(dated(event)), at, id, calendarId);
     for (const id of cancels) cancel.run(at, id, calendarId);
     // `at` is the sync's clock, read before the fetch; the feed's Last-Modified needs the commit's.
     if (inserts.length + updates.length + cancels.length > 0) touchProperty.run(new Date().toISOString(), calendarId);
+    // Webhook events commit with the rows they announce, or not at all (CONTRACT §11).
+    outbox.addForCalendar(calendarId, write.events ?? []);
+  });
+  const recordFailure = db.transaction(({ calendarId, error, failedAt, events = [] }: CalendarFailure) => {
+    const at = failedAt.toISOString();
+    const row = failure.get(error.code, error.message, at, at, calendarId);
+    if (row) outbox.addForCalendar(calendarId, events);
+    return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
   });
 
   return {
@@ -86,10 +105,8 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     async applyCalendarSync(write) {
       apply(write);
     },
-    async recordCalendarFailure({ calendarId, error, failedAt }) {
-      const at = failedAt.toISOString();
-      const row = failure.get(error.code, error.message, at, at, calendarId);
-      return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
+    async recordCalendarFailure(failed) {
+      return recordFailure(failed);
     },
     async propertyActiveBookings(propertyId) {
       return activeBookings.all(propertyId).map(toConflictInput);
@@ -140,5 +157,7 @@ function toCalendarRecord(row: CalendarRow): CalendarRecord {
     lastModified: row.last_modified,
     contentHash: row.content_hash,
     lastFound: row.last_found,
+    consecutiveFailures: row.consecutive_failures,
+    failingSince: row.failing_since,
   };
 }
