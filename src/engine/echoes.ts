@@ -33,6 +33,8 @@ export interface OutboundFetchRecord {
   firstFetchedAt: string;
   /** ISO time of the latest fetch served this body (a 304 included). */
   lastFetchedAt: string;
+  /** How many fetches were served this body. */
+  fetches: number;
   /** The nights served that had not ended at the first fetch. */
   nights: ServedNights[];
 }

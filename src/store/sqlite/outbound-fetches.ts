@@ -5,7 +5,7 @@ import type { OutboundFetch, Store } from "../types.js";
 
 export type OutboundFetchQueries = Pick<Store, "recordOutboundFetch" | "propertyOutboundFetches">;
 
-interface FetchRow { exclude: string; first_fetched_at: string; last_fetched_at: string; nights: string }
+interface FetchRow { exclude: string; first_fetched_at: string; last_fetched_at: string; fetches: number; nights: string }
 
 /** Prepares the fetch log statements of one database. */
 export function outboundFetchQueries(db: Database.Database): OutboundFetchQueries {
@@ -27,7 +27,7 @@ export function outboundFetchQueries(db: Database.Database): OutboundFetchQuerie
   );
   const pruneOld = db.prepare<[string, string]>("DELETE FROM outbound_fetches WHERE property_id = ? AND last_fetched_at < ?");
   const list = db.prepare<[string], FetchRow>(
-    "SELECT exclude, first_fetched_at, last_fetched_at, nights FROM outbound_fetches WHERE property_id = ? ORDER BY id",
+    "SELECT exclude, first_fetched_at, last_fetched_at, fetches, nights FROM outbound_fetches WHERE property_id = ? ORDER BY id",
   );
 
   const record = db.transaction(({ propertyId, exclude, etag, nights, at }: OutboundFetch) => {
@@ -49,6 +49,7 @@ export function outboundFetchQueries(db: Database.Database): OutboundFetchQuerie
         exclude: excludeSources(row.exclude),
         firstFetchedAt: row.first_fetched_at,
         lastFetchedAt: row.last_fetched_at,
+        fetches: row.fetches,
         nights: decodeNights(row.nights),
       }));
     },
