@@ -190,6 +190,7 @@ function changed(row: StoredReservation, event: DatedEvent): boolean {
     row.arrival !== event.arrival ||
     row.departure !== event.departure ||
     row.summary !== event.summary ||
+    (row.echoOf ?? null) !== (event.echoOf ?? null) ||
     canonical(row.details) !== canonical(event.details)
   );
 }

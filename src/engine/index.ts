@@ -18,6 +18,15 @@ export {
 export { previewFeed, type FeedPreview, type FeedPreviewResult, type PreviewFeedOptions } from "./feed-preview.js";
 export { explainHtmlAnswer, type HtmlAnswer } from "./html-answer.js";
 export { findConflicts, findPropertyConflicts, type ConflictInput, type FindConflictsOptions } from "./conflicts.js";
+export {
+  echoOf,
+  fetchedNights,
+  markEchoes,
+  ECHO_FETCH_WINDOW_MS,
+  type EchoContext,
+  type OutboundFetchRecord,
+  type ServedNights,
+} from "./echoes.js";
 export { addDays, datedEvent, stayNights, todayAt, type NightZones } from "./nights.js";
 export { canonicalTimeZone } from "./time-zones.js";
 export {
@@ -25,6 +34,7 @@ export {
   outboundFeedEtag,
   OUTBOUND_PRODUCT_ID,
   OUTBOUND_SUMMARY,
+  servedReservations,
   type OutboundFeedInput,
   type OutboundReservation,
 } from "./outbound-feed.js";

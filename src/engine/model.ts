@@ -40,6 +40,11 @@ export interface FeedEvent {
    * the feed's `X-WR-TIMEZONE`. Absent for all-day events and for UTC times in a feed without a zone.
    */
   zone?: string;
+  /**
+   * Set by echo detection (`engine/echoes.ts`), never by the parser: the id of the reservation whose nights
+   * this event repeats after the channel imported calsync's feed (CONTRACT §8). An echo's `kind` is `block`.
+   */
+  echoOf?: string;
 }
 
 /** A stay as calendar dates (CONTRACT §8): `arrival` is the first night, `departure` the morning after the last. */
@@ -68,6 +73,10 @@ export interface StoredReservation {
   departure: string;
   /** The event's own zone (`FeedEvent.zone`), kept so the nights can be recomputed when the property's zone changes. */
   eventZone: string | null;
+  /** The reservation this one echoes (CONTRACT §8), null when it is none. @default null */
+  echoOf?: string | null;
+  /** ISO time when the row's current nights were first seen: set on insert, when its nights change and when it comes back. */
+  nightsSeenAt?: string;
 }
 
 /** Start of the identity of an event without UID (a hash of its start, end and summary follows). */
@@ -118,6 +127,11 @@ export interface CalendarWrite {
   cancels: string[];
   feed: FeedState;
   syncedAt: Date;
+  /**
+   * When the feed was requested: the nights this write gives a row for the first time (new rows, moved
+   * nights, rows back from cancelled) are first seen then, for echo detection. @default syncedAt
+   */
+  seenAt?: Date;
   /**
    * The property's zone the events' nights were read in. Should the property's zone have changed
    * since, the store reads them again in the zone it holds at commit. @default null

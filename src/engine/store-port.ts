@@ -1,6 +1,7 @@
 // The engine reaches storage only through this port, so another store (e.g. PostgreSQL) can come later.
 import type { SyncResponse, WebhookEvent } from "../types.js";
 import type { ConflictInput } from "./conflicts.js";
+import type { OutboundFetchRecord } from "./echoes.js";
 import type {
   CalendarFailure,
   CalendarRecord,
@@ -61,6 +62,11 @@ export interface SyncStore {
   recordCalendarFailure(failure: CalendarFailure): Promise<CalendarStreak>;
   /** Appends a run and its per-calendar results to the history. */
   recordSyncRun(run: SyncRunRecord): Promise<void>;
+  /**
+   * The property's outbound fetch log for echo detection: the recent records of each URL (`exclude` set),
+   * oldest first. Records of one URL never overlap: a new one starts when the served body changes.
+   */
+  propertyOutboundFetches(propertyId: string): Promise<OutboundFetchRecord[]>;
   /** Every active booking (not blocks) of one property with its nights, for double-booking detection. */
   propertyActiveBookings(propertyId: string): Promise<ConflictInput[]>;
 }

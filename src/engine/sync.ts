@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry, SyncWarning } from "../types.js";
 import { findPropertyConflicts } from "./conflicts.js";
 import { diffReservations } from "./diff.js";
+import { markEchoes } from "./echoes.js";
 import { fetchFeed, type FetchFeedResult } from "./fetch-feed.js";
 import { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
 import { explainHtmlAnswer } from "./html-answer.js";
@@ -146,6 +147,8 @@ async function syncCalendar(
   // The failure itself is recorded by the caller, which reports the calendar's streak.
   const fail = async (error: SyncError): Promise<SyncResultEntry> =>
     entryOf(calendar, { found: 0, created: 0, updated: 0, cancelled: 0 }, error);
+  // No later than the request: an event in the answer existed by then (echo detection, CONTRACT §8).
+  const requestedAt = clock();
 
   const fetched = await limiter.run(hostOf(calendar.url), async () => {
     const started = performance.now();
@@ -191,9 +194,14 @@ async function syncCalendar(
     return fail(explainHtmlAnswer(parsed.error, { body: fetched.body, source: calendar.source, urls: [calendar.url, fetched.finalUrl] }));
   }
 
-  const stored = await store.calendarReservations(calendar.id);
+  const [stored, fetches] = await Promise.all([
+    store.calendarReservations(calendar.id),
+    store.propertyOutboundFetches(calendar.propertyId),
+  ]);
+  // A channel's re-export of nights calsync's feed served it is a block, never a sale (CONTRACT §8).
+  const events = markEchoes(parsed.events, { source: calendar.source, seenAt: requestedAt, fetches, stored, timeZone: calendar.timeZone });
   const unreadable = parsed.unreadable.map((event) => event.uid);
-  const diff = diffReservations(stored, parsed.events, { now, force: options.force, unreadable, timeZone: calendar.timeZone });
+  const diff = diffReservations(stored, events, { now, force: options.force, unreadable, timeZone: calendar.timeZone });
   if (diff.suspicious) {
     const { cancelling, upcoming } = diff.suspicious;
     return fail({
@@ -217,6 +225,7 @@ async function syncCalendar(
       cancels: diff.cancels,
       feed: { ...feed, lastFound: diff.counts.found },
       syncedAt: now,
+      seenAt: requestedAt,
       timeZone: calendar.timeZone,
       insertIds,
       events,

@@ -1,4 +1,5 @@
 // Records the store hands to the doors (CLI, server). The engine's own view is engine/store-port.ts.
+import type { ServedNights } from "../engine/echoes.js";
 import type { OutboundReservation } from "../engine/outbound-feed.js";
 import type { SyncStore } from "../engine/store-port.js";
 import type { ReservationDetails, ReservationKind, ReservationStatus, SyncTrigger } from "../engine/model.js";
@@ -109,6 +110,20 @@ export interface ReservationRow {
   departure: string;
   /** The zone the event was written in, null for all-day events and plain UTC. */
   eventZone: string | null;
+  /** The reservation this one is a channel's echo of (CONTRACT §8), else null. */
+  echoOf: string | null;
+}
+
+/** One fetch of a property's outbound feed (`GET /ical/…`, a 304 included), as the route records it. */
+export interface OutboundFetch {
+  propertyId: string;
+  /** The fetch's `?exclude=` sources. */
+  exclude: CalendarSource[];
+  /** ETag of the body served, or for a 304 of the body the channel already holds. */
+  etag: string;
+  /** What the body served (`fetchedNights`); stored only when the ETag differs from the URL's last record. */
+  nights: ServedNights[];
+  at: Date;
 }
 
 /** One run of the sync history. */
@@ -210,6 +225,13 @@ export interface Store extends SyncStore {
    * latest `updated_at` of any of its reservations (cancelled ones too; null when it has none).
    */
   propertyFeedReservations(propertyId: string): Promise<{ reservations: OutboundReservation[]; updatedAt: string | null }>;
+
+  /**
+   * Records one fetch of a property's outbound feed in one small write: the URL's last record (same
+   * property and exclude set) gets the new time when its ETag is the same, else a new record starts with
+   * the nights served (and the URL's oldest records are pruned, `FETCH_LOG_KEEP_PER_URL`, `FETCH_LOG_MAX_AGE_DAYS`).
+   */
+  recordOutboundFetch(fetch: OutboundFetch): Promise<void>;
 
   listSyncRuns(filter?: { ownerId?: string; limit?: number }): Promise<SyncRunRow[]>;
 

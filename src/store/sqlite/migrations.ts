@@ -198,6 +198,31 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (owner_id, key)
   );
   `,
+  // 6 (issue 18, CONTRACT §8 "Echoes"): what each outbound feed URL served and when, and the reservations
+  // that are a channel's echo of another one.
+  // - outbound_fetches: one row per (property, exclude set) and distinct body in a row (its ETag), with the
+  //   nights it served as JSON `[[reservationId, arrival, departure], …]`, its first and last fetch and how
+  //   many fetches it answered. Kept: the newest 5 of each exclude set; a set unfetched for 400 days goes.
+  // - reservations.echo_of: the reservation an echo repeats (no foreign key: the original's calendar may be
+  //   removed while the channel still exports the echo).
+  // - reservations.nights_seen_at: when the row's current nights were first seen; existing rows take their
+  //   last change (no fetch was recorded before this step, so none of them is an echo).
+  `
+  CREATE TABLE outbound_fetches (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    property_id TEXT NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    exclude TEXT NOT NULL,
+    etag TEXT NOT NULL,
+    first_fetched_at TEXT NOT NULL,
+    last_fetched_at TEXT NOT NULL,
+    fetches INTEGER NOT NULL,
+    nights TEXT NOT NULL
+  );
+  CREATE INDEX outbound_fetches_url ON outbound_fetches(property_id, exclude, id);
+  ALTER TABLE reservations ADD COLUMN echo_of TEXT;
+  ALTER TABLE reservations ADD COLUMN nights_seen_at TEXT NOT NULL DEFAULT '';
+  UPDATE reservations SET nights_seen_at = COALESCE(NULLIF(updated_at, ''), created_at);
+  `,
 ];
 
 /** The schema version this code writes. */

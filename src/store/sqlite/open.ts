@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { calendarQueries } from "./calendars.js";
 import { migrate } from "./migrations.js";
+import { outboundFetchQueries } from "./outbound-fetches.js";
 import { ownerQueries } from "./owners.js";
 import { propertyQueries } from "./properties.js";
 import { reservationQueries } from "./reservations.js";
@@ -38,6 +39,7 @@ export function openSqliteStore(path: string): Store {
     ...propertyQueries(db),
     ...calendarQueries(db),
     ...reservationQueries(db),
+    ...outboundFetchQueries(db),
     ...syncPortQueries(db),
     ...syncRunQueries(db),
     ...sessionQueries(db),

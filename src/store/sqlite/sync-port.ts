@@ -27,15 +27,18 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
   const calendars = db.prepare<[string], CalendarRow>(`${CALENDAR_SELECT} WHERE p.owner_id = ? ORDER BY ${CALENDAR_ORDER}`);
   const reservations = db.prepare<[string], ReservationDbRow>("SELECT * FROM reservations WHERE calendar_id = ?");
   // Positional parameters around eventParams: binding an object per row cost a fifth of a first sync's write.
-  const insert = db.prepare<[string, string, ...EventParams, string, string]>(
+  const insert = db.prepare<[string, string, ...EventParams, string, string, string]>(
     `INSERT INTO reservations (id, calendar_id, uid, kind, start, "end", summary, details, raw, arrival, departure, event_zone,
-     created_at, updated_at, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active')`,
+     echo_of, created_at, updated_at, nights_seen_at, status)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active')`,
   );
   // The uid follows the feed too: a block the diff paired as "moved" may come back under a new UID.
-  const update = db.prepare<[...EventParams, string, string, string]>(
-    `UPDATE reservations SET uid = ?, kind = ?, start = ?, "end" = ?, summary = ?, details = ?, raw = ?, arrival = ?,
-     departure = ?, event_zone = ?, updated_at = ?, status = 'active' WHERE id = ? AND calendar_id = ?`,
+  // Nights first seen now when they move or the row comes back (SET reads the row as it was).
+  const update = db.prepare<[string, string, string, ...EventParams, string, string, string]>(
+    `UPDATE reservations SET
+     nights_seen_at = CASE WHEN status = 'active' AND arrival = ? AND departure = ? THEN nights_seen_at ELSE ? END,
+     uid = ?, kind = ?, start = ?, "end" = ?, summary = ?, details = ?, raw = ?, arrival = ?,
+     departure = ?, event_zone = ?, echo_of = ?, updated_at = ?, status = 'active' WHERE id = ? AND calendar_id = ?`,
   );
   const cancel = db.prepare<[string, string, string]>(
     `UPDATE reservations SET status = 'cancelled', updated_at = ? WHERE id = ? AND calendar_id = ? AND status = 'active'`,
@@ -72,16 +75,20 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
   const outbox = outboxWriter(db);
 
   const apply = db.transaction((write: CalendarWrite) => {
-    const { calendarId, inserts, updates, cancels, feed, syncedAt, timeZone = null } = write;
+    const { calendarId, inserts, updates, cancels, feed, syncedAt, seenAt = syncedAt, timeZone = null } = write;
     const at = syncedAt.toISOString();
+    const seen = seenAt.toISOString();
     // A calendar removed while its feed was being fetched has nothing left to write to.
     if (feedState.run({ calendarId, at, ...feed }).changes === 0) return;
     // `property update --timezone` committed while this feed was fetched: its nights follow the zone held now
     // (updateProperty recomputed every row already there; these rows are the rest).
     const zone = propertyZone.get(calendarId)?.time_zone ?? null;
     const dated = zone === timeZone ? (event: DatedEvent) => event : (event: DatedEvent) => datedEvent(event, zone);
-    inserts.forEach((event, i) => insert.run(write.insertIds?.[i] ?? newId("rsv"), calendarId, ...eventParams(dated(event)), at, at));
-    for (const { id, event } of updates) update.run(...eventParams(dated(event)), at, id, calendarId);
+    inserts.forEach((event, i) => insert.run(write.insertIds?.[i] ?? newId("rsv"), calendarId, ...eventParams(dated(event)), at, at, seen));
+    for (const { id, event } of updates) {
+      const row = dated(event);
+      update.run(row.arrival, row.departure, seen, ...eventParams(row), at, id, calendarId);
+    }
     for (const id of cancels) cancel.run(at, id, calendarId);
     // `at` is the sync's clock, read before the fetch; the feed's Last-Modified needs the commit's.
     if (inserts.length + updates.length + cancels.length > 0) touchProperty.run(new Date().toISOString(), calendarId);
@@ -116,12 +123,12 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
 
 type EventParams = [
   uid: string, kind: string, start: string, end: string, summary: string, details: string, raw: string,
-  arrival: string, departure: string, eventZone: string | null,
+  arrival: string, departure: string, eventZone: string | null, echoOf: string | null,
 ];
 
 function eventParams(event: DatedEvent): EventParams {
-  const { uid, kind, start, end, summary, details, raw, arrival, departure, zone } = event;
-  return [uid, kind, start, end, summary, JSON.stringify(details), JSON.stringify(raw), arrival, departure, zone ?? null];
+  const { uid, kind, start, end, summary, details, raw, arrival, departure, zone, echoOf } = event;
+  return [uid, kind, start, end, summary, JSON.stringify(details), JSON.stringify(raw), arrival, departure, zone ?? null, echoOf ?? null];
 }
 
 interface BookingRow {
