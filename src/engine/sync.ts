@@ -8,7 +8,7 @@ import { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
 import { explainHtmlAnswer } from "./html-answer.js";
 import { formatDate } from "./local-date.js";
 import type { CalendarRecord, SyncTrigger } from "./model.js";
-import { parseFeed } from "./parse-feed.js";
+import { parseFeed, type ParseFeedOptions, type ParseFeedResult } from "./parse-feed.js";
 import { unreadableWarnings } from "./unreadable-events.js";
 import type { SyncStore } from "./store-port.js";
 
@@ -37,6 +37,8 @@ export interface SyncOwnerOptions {
   now?: () => Date;
   /** Called after each calendar finishes. */
   onProgress?: (progress: SyncProgress) => void;
+  /** Parses a feed body; a server passes a worker pool's (`createParsePool`). @default parseFeed, on this thread */
+  parse?: (body: string, options: ParseFeedOptions) => Promise<ParseFeedResult>;
 }
 
 /** Progress of a run, reported after each calendar. */
@@ -153,7 +155,7 @@ async function syncCalendar(
   }
 
   const now = clock();
-  const parsed = parseFeed(fetched.body, { source: calendar.source, now });
+  const parsed = await (options.parse ?? parseInline)(fetched.body, { source: calendar.source, now });
   if (!parsed.ok) {
     return fail(explainHtmlAnswer(parsed.error, { body: fetched.body, source: calendar.source, urls: [calendar.url, fetched.finalUrl] }));
   }
@@ -210,6 +212,10 @@ function entryOf(
       ...(warnings.length > 0 ? { warnings } : {}),
     },
   };
+}
+
+async function parseInline(body: string, options: ParseFeedOptions): Promise<ParseFeedResult> {
+  return parseFeed(body, options);
 }
 
 function hostOf(url: string): string {

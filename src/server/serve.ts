@@ -1,6 +1,7 @@
 // startServer(): the app on a real port with listhen, the optional schedule, and a graceful close.
 import { toNodeHandler, type H3 } from "h3/node";
 import type { Listener } from "listhen";
+import { createParsePool } from "../engine/parse-pool.js";
 import { openStore, resolveDatabasePath } from "../store/index.js";
 import type { Store } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
@@ -28,6 +29,13 @@ export interface ServeOptions {
   jsonLogs?: boolean;
   /** Receives each log line (no trailing newline). @default writes to stderr */
   log?: (line: string) => void;
+  /**
+   * Worker threads that parse feeds, so a big feed or a dense series never holds the event loop;
+   * 0 parses on the event loop. @default the machine's cores (os.availableParallelism())
+   */
+  parseThreads?: number;
+  /** Longest one feed may take to parse on a worker before it is stopped (parse_error), in milliseconds. @default 20000 */
+  parseTimeoutMs?: number;
 }
 
 /** A listening server. */
@@ -51,10 +59,17 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 
   const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const log = createServerLog({ json: options.jsonLogs, write });
+  // Workers start now, loading the parser while the database opens, so the first feed does not wait for them.
+  const pool = options.parseThreads === 0 ? undefined : createParsePool({ threads: options.parseThreads, timeoutMs: options.parseTimeoutMs });
   const ownsStore = !options.store;
-  const store = options.store ?? (await openStore(resolveDatabasePath(options.dbPath, process.env)));
+  const store =
+    options.store ??
+    (await openStore(resolveDatabasePath(options.dbPath, process.env)).catch(async (error: unknown) => {
+      await pool?.close();
+      throw error;
+    }));
 
-  const runner = createSyncRunner({ store, allowPrivateNetworks: options.allowPrivateNetworks });
+  const runner = createSyncRunner({ store, allowPrivateNetworks: options.allowPrivateNetworks, parse: pool?.parse });
   const app = createApp({
     store,
     runner,
@@ -66,6 +81,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   try {
     listener = await listenExactly(toNodeHandler(app), host, port);
   } catch (error) {
+    await pool?.close();
     if (ownsStore) await store.close();
     throw error;
   }
@@ -97,6 +113,8 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       listener.server.closeAllConnections();
       await httpClosed;
     }
+    // A parse still running past the grace period ends as parse_error: its calendar writes nothing.
+    await pool?.close();
     // Each calendar is one transaction, so closing now cannot leave one half-written.
     if (ownsStore) await store.close();
     log.event("info", "stopped");

@@ -2,7 +2,7 @@
 import { createFetchLimiter, type FetchLimiter } from "../engine/fetch-limiter.js";
 import type { SyncTrigger } from "../engine/model.js";
 import type { SyncStore } from "../engine/store-port.js";
-import { syncOwner } from "../engine/sync.js";
+import { syncOwner, type SyncOwnerOptions } from "../engine/sync.js";
 import type { SyncResponse } from "../types.js";
 
 /** How the runner calls the engine. */
@@ -16,6 +16,8 @@ export interface SyncRunnerOptions {
   feedTimeoutMs?: number;
   /** Clock, for tests. @default () => new Date() */
   now?: () => Date;
+  /** How feed bodies are parsed; `startServer` passes its worker pool's. @default parseFeed, on this thread */
+  parse?: SyncOwnerOptions["parse"];
 }
 
 /** Runs the engine for owners, single flight per owner, different owners in parallel. */
@@ -46,6 +48,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
         allowPrivateNetworks: options.allowPrivateNetworks ?? false,
         timeoutMs: options.feedTimeoutMs,
         now: options.now,
+        parse: options.parse,
       }).finally(() => running.delete(ownerId));
       running.set(ownerId, run);
       return run;

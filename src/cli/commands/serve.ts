@@ -5,7 +5,7 @@ import { isValidHost } from "../../server/listen.js";
 import { startServer } from "../../server/serve.js";
 import { UsageError, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
-import { dbOption, jsonOption, privateNetworksAllowed } from "../options.js";
+import { dbOption, jsonOption, parseMilliseconds, privateNetworksAllowed } from "../options.js";
 import { writeJson, writeText } from "../output.js";
 
 /** Builds the `serve` command. */
@@ -18,6 +18,7 @@ export function serveCommand(context: CliContext) {
     .option("--sync-every <duration>", "also sync every owner at this interval, e.g. 15m or 1h")
     .option("--allow-private-networks", "let feed URLs reach loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)")
     .option("--json-logs", "write log lines to stderr as JSON objects")
+    .option("--parse-timeout <ms>", "stop reading a feed that takes longer than this on its worker thread (parse_error; default 20000)", parseMilliseconds)
     .addOption(jsonOption())
     .addHelpText(
       "after",
@@ -39,6 +40,7 @@ export function serveCommand(context: CliContext) {
         syncEveryMs,
         allowPrivateNetworks: privateNetworksAllowed(options.allowPrivateNetworks, env),
         jsonLogs: options.jsonLogs ?? false,
+        parseTimeoutMs: options.parseTimeout,
         log: (line) => context.io.stderr.write(`${line}\n`),
       });
       if (options.json) writeJson(context, { url: server.url });

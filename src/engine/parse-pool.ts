@@ -1,0 +1,82 @@
+// createParsePool(): parseFeed (and recurrence expansion) on worker threads, so a server's event loop
+// keeps answering while a 7 MB feed or a dense series is read, with a hard deadline per feed.
+import { existsSync } from "node:fs";
+import os from "node:os";
+import { Piscina } from "piscina";
+import { createFetchLimiter } from "./fetch-limiter.js";
+import type { ParseFeedOptions, ParseFeedResult } from "./parse-feed.js";
+import { unpackParseResult, type PackedParseResult } from "./parse-transfer.js";
+import type { ParseStarted, ParseTask } from "./parse-worker.js";
+
+/** Options of `createParsePool`. */
+export interface ParsePoolOptions {
+  /** Worker threads. @default os.availableParallelism() */
+  threads?: number;
+  /**
+   * Longest one feed may take to parse, in milliseconds, counted from when a worker takes it. Past
+   * it the worker is terminated (and replaced) and the calendar fails with parse_error. @default 20000
+   */
+  timeoutMs?: number;
+}
+
+/** A pool of parse workers; `parse` has the signature of `SyncOwnerOptions.parse`. */
+export interface ParsePool {
+  /** Parses one feed body on a worker; never rejects (a deadline or a dead worker is a parse_error). */
+  parse(body: string, options: ParseFeedOptions): Promise<ParseFeedResult>;
+  /** Terminates the workers; parses still running end as parse_error. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+
+/** Starts a pool of parse workers (they load node-ical at once, so the first feed does not wait for it). */
+export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
+  const threads = options.threads ?? os.availableParallelism();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`parse threads must be a whole number ≥ 1, got ${threads}`);
+  if (!(timeoutMs > 0)) throw new RangeError(`the parse timeout must be a positive number of milliseconds, got ${timeoutMs}`);
+  const piscina = new Piscina<ParseTask, PackedParseResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads });
+  // A feed's deadline starts when a worker takes it, not while it waits behind others or for a worker
+  // to start (a replaced one loads node-ical again): workers say when they start a task.
+  const started = new Map<number, () => void>();
+  piscina.on("message", (message: Partial<ParseStarted>) => started.get(message.parseStarted ?? -1)?.());
+  // Hand piscina no more feeds than it has workers, so none waits in its queue.
+  const admission = createFetchLimiter({ concurrency: threads, perHost: threads });
+  const limit = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
+  let nextId = 0;
+
+  return {
+    async parse(body, parseOptions) {
+      const packed = await admission.run("", async (): Promise<PackedParseResult> => {
+        const id = nextId++;
+        const deadline = new AbortController();
+        let timer: NodeJS.Timeout | undefined;
+        started.set(id, () => (timer = setTimeout(() => deadline.abort(), timeoutMs)));
+        try {
+          return await piscina.run({ id, body, options: parseOptions }, { signal: deadline.signal });
+        } catch (error) {
+          const message = deadline.signal.aborted
+            ? `feed took longer than ${limit} to read; reading it was stopped`
+            : `feed could not be read: ${error instanceof Error ? error.message.slice(0, 200) : "the parser stopped"}`;
+          return { ok: false, error: { code: "parse_error", message } };
+        } finally {
+          started.delete(id);
+          clearTimeout(timer);
+        }
+      });
+      return unpackParseResult(packed);
+    },
+    async close() {
+      await piscina.destroy();
+    },
+  };
+}
+
+/** The built worker: beside this file in dist/; tests run this file from src/, where only TypeScript is. */
+function workerFile(): string {
+  for (const candidate of ["./parse-worker.js", "../../dist/engine/parse-worker.js"]) {
+    const url = new URL(candidate, import.meta.url);
+    if (existsSync(url)) return url.href;
+  }
+  throw new Error("the parse worker is not built (dist/engine/parse-worker.js): run `npm run build`");
+}
