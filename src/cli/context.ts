@@ -1,6 +1,5 @@
 // What every command receives: output streams, environment, logger, and the store on demand.
 import { createConsola, LogLevels, type ConsolaInstance } from "consola";
-import { openStore, resolveDatabasePath } from "../store/index.js";
 import type { Owner, Store } from "../store/types.js";
 
 /** A stream the CLI writes to; process.stdout/stderr fit, and so does a test's collector. */
@@ -65,7 +64,10 @@ export function createContext(io: CliIO): CliContext {
     }),
     exitCode: 0,
     store(dbFlag) {
-      opened ??= openStore(resolveDatabasePath(dbFlag, io.env));
+      // The database driver loads with the first command that opens one, so `--help` never pays for it.
+      opened ??= import("../store/index.js").then(({ openStore, resolveDatabasePath }) =>
+        openStore(resolveDatabasePath(dbFlag, io.env)),
+      );
       return opened;
     },
     async owner(store, ownerFlag) {

@@ -2,7 +2,6 @@
 import { Command } from "@commander-js/extra-typings";
 import { CliFailure, EXIT, type CliContext } from "../context.js";
 import { createNarrator, formatOutro } from "../demo/narrate.js";
-import { runDemo } from "../demo/run-demo.js";
 import { demoProblems } from "../demo/scenario.js";
 import { jsonOption } from "../options.js";
 import { writeJson, writeText } from "../output.js";
@@ -32,6 +31,7 @@ export function demoCommand(context: CliContext) {
       process.once("SIGTERM", onSignal);
       let result;
       try {
+        const { runDemo } = await import("../demo/run-demo.js");
         result = await runDemo(
           { keep: options.keep ?? false, signal: interrupt.signal },
           options.json ? {} : createNarrator(context),

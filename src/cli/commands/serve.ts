@@ -2,7 +2,6 @@
 import { Command } from "@commander-js/extra-typings";
 import { MAX_INTERVAL_MS } from "../../server/scheduler.js";
 import { isValidHost } from "../../server/listen.js";
-import { startServer } from "../../server/serve.js";
 import { UsageError, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
 import { dbOption, jsonOption, parseMilliseconds, privateNetworksAllowed } from "../options.js";
@@ -33,6 +32,7 @@ export function serveCommand(context: CliContext) {
       const port = parsePort(options.port ?? env.PORT, options.port === undefined ? "PORT" : "--port");
       const syncEveryMs = options.syncEvery === undefined ? undefined : parseSyncEvery(options.syncEvery);
 
+      const { startServer } = await import("../../server/serve.js");
       const server = await startServer({
         store: await context.store(options.db),
         host,
