@@ -1,8 +1,6 @@
 // `calsync demo`: the first thing a newcomer runs. Everything happens on loopback, in a temporary folder.
 import { Command } from "@commander-js/extra-typings";
 import { CliFailure, EXIT, type CliContext } from "../context.js";
-import { createNarrator, formatOutro } from "../demo/narrate.js";
-import { demoProblems } from "../demo/scenario.js";
 import { jsonOption } from "../options.js";
 import { writeJson, writeText } from "../output.js";
 
@@ -24,6 +22,8 @@ export function demoCommand(context: CliContext) {
         "went as designed.",
     )
     .action(async (options) => {
+      const { createNarrator, formatOutro } = await import("../demo/narrate.js");
+      const { demoProblems } = await import("../demo/scenario.js");
       const started = performance.now();
       const interrupt = new AbortController();
       const onSignal = () => interrupt.abort(new Error("interrupted"));

@@ -1,6 +1,5 @@
 // `calsync property add|list|remove|feed`: the rentals whose calendars are synced, and their outbound feed URL.
 import { Command } from "@commander-js/extra-typings";
-import { DEFAULT_BASE_URL } from "../../sdk/options.js";
 import type { Property, Store } from "../../store/types.js";
 import { CliFailure, UsageError, type CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption } from "../options.js";
@@ -93,6 +92,7 @@ export function propertyCommand(context: CliContext) {
     .action(async (id, options) => {
       const envBase = context.io.env.CALSYNC_BASE_URL?.trim() || undefined;
       const source = options.baseUrl !== undefined ? "--base-url" : "CALSYNC_BASE_URL";
+      const { DEFAULT_BASE_URL } = await import("../../sdk/options.js");
       const base = feedBaseUrl(options.baseUrl ?? envBase ?? DEFAULT_BASE_URL, source);
       if (options.rotate && options.revoke) throw new UsageError("--rotate and --revoke cannot be used together");
       const store = await context.store(options.db);
