@@ -17,6 +17,8 @@ export interface ParsePoolOptions {
    * it the worker is terminated (and replaced) and the calendar fails with parse_error. @default 20000
    */
   timeoutMs?: number;
+  /** Receives a worker's failure outside any feed (it is replaced; the pool keeps working). @default ignored */
+  onError?: (error: unknown) => void;
 }
 
 /** A pool of parse workers; `parse` has the signature of `SyncOwnerOptions.parse`. */
@@ -28,6 +30,8 @@ export interface ParsePool {
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000;
+/** How long a feed may wait for a worker to take it (one starting loads node-ical); past it, a worker cannot start. */
+const START_TIMEOUT_MS = 30_000;
 
 /** Starts a pool of parse workers (they load node-ical at once, so the first feed does not wait for it). */
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
@@ -36,6 +40,8 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`parse threads must be a whole number ≥ 1, got ${threads}`);
   if (!(timeoutMs > 0)) throw new RangeError(`the parse timeout must be a positive number of milliseconds, got ${timeoutMs}`);
   const piscina = new Piscina<ParseTask, PackedParseResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads });
+  // Unheard, piscina's "error" event would be thrown and end the whole process.
+  piscina.on("error", (error: unknown) => options.onError?.(error));
   // A feed's deadline starts when a worker takes it, not while it waits behind others or for a worker
   // to start (a replaced one loads node-ical again): workers say when they start a task.
   const started = new Map<number, () => void>();
@@ -50,14 +56,22 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
       const packed = await admission.run("", async (): Promise<PackedParseResult> => {
         const id = nextId++;
         const deadline = new AbortController();
-        let timer: NodeJS.Timeout | undefined;
-        started.set(id, () => (timer = setTimeout(() => deadline.abort(), timeoutMs)));
+        let running = false;
+        let timer = setTimeout(() => deadline.abort(), Math.max(timeoutMs, START_TIMEOUT_MS));
+        started.set(id, () => {
+          running = true;
+          clearTimeout(timer);
+          timer = setTimeout(() => deadline.abort(), timeoutMs);
+        });
         try {
           return await piscina.run({ id, body, options: parseOptions }, { signal: deadline.signal });
         } catch (error) {
-          const message = deadline.signal.aborted
-            ? `feed took longer than ${limit} to read; reading it was stopped`
-            : `feed could not be read: ${error instanceof Error ? error.message.slice(0, 200) : "the parser stopped"}`;
+          const reason = error instanceof Error ? error.message.slice(0, 200) : "the parser stopped";
+          const message = !deadline.signal.aborted
+            ? `feed could not be read: ${reason}`
+            : running
+              ? `feed took longer than ${limit} to read; reading it was stopped`
+              : "feed could not be read: no parse worker started";
           return { ok: false, error: { code: "parse_error", message } };
         } finally {
           started.delete(id);

@@ -60,7 +60,14 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const log = createServerLog({ json: options.jsonLogs, write });
   // Workers start now, loading the parser while the database opens, so the first feed does not wait for them.
-  const pool = options.parseThreads === 0 ? undefined : createParsePool({ threads: options.parseThreads, timeoutMs: options.parseTimeoutMs });
+  const pool =
+    options.parseThreads === 0
+      ? undefined
+      : createParsePool({
+          threads: options.parseThreads,
+          timeoutMs: options.parseTimeoutMs,
+          onError: (error) => log.event("error", "parse worker failed", { error: messageOf(error) }),
+        });
   const ownsStore = !options.store;
   const store =
     options.store ??
