@@ -33,19 +33,27 @@ const DEFAULT_TIMEOUT_MS = 20_000;
 /** How long a feed may wait for a worker to take it (one starting loads node-ical); past it, a worker cannot start. */
 const START_TIMEOUT_MS = 30_000;
 
-/** Starts a pool of parse workers (they load node-ical at once, so the first feed does not wait for it). */
+/** Creates a pool of parse workers; they start with the first feed and stay until `close()`. */
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const threads = options.threads ?? os.availableParallelism();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`parse threads must be a whole number ≥ 1, got ${threads}`);
   if (!(timeoutMs > 0)) throw new RangeError(`the parse timeout must be a positive number of milliseconds, got ${timeoutMs}`);
-  const piscina = new Piscina<ParseTask, PackedParseResult>({ filename: workerFile(), minThreads: threads, maxThreads: threads });
-  // Unheard, piscina's "error" event would be thrown and end the whole process.
-  piscina.on("error", (error: unknown) => options.onError?.(error));
+  const filename = workerFile();
   // A feed's deadline starts when a worker takes it, not while it waits behind others or for a worker
-  // to start (a replaced one loads node-ical again): workers say when they start a task.
+  // to start (each loads node-ical first): workers say when they start a task.
   const started = new Map<number, () => void>();
-  piscina.on("message", (message: Partial<ParseStarted>) => started.get(message.parseStarted ?? -1)?.());
+  // Started on the first feed, so a server that never syncs (and every test of one) runs no threads.
+  let piscina: Piscina<ParseTask, PackedParseResult> | undefined;
+  const workers = () => {
+    if (piscina) return piscina;
+    piscina = new Piscina<ParseTask, PackedParseResult>({ filename, minThreads: threads, maxThreads: threads });
+    // Unheard, piscina's "error" event would be thrown and end the whole process.
+    piscina.on("error", (error: unknown) => options.onError?.(error));
+    piscina.on("message", (message: Partial<ParseStarted>) => started.get(message.parseStarted ?? -1)?.());
+    return piscina;
+  };
+  let closed = false;
   // Hand piscina no more feeds than it has workers, so none waits in its queue.
   const admission = createFetchLimiter({ concurrency: threads, perHost: threads });
   const limit = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
@@ -64,7 +72,8 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
           timer = setTimeout(() => deadline.abort(), timeoutMs);
         });
         try {
-          return await piscina.run({ id, body, options: parseOptions }, { signal: deadline.signal });
+          if (closed) throw new Error("the parse pool is closed");
+          return await workers().run({ id, body, options: parseOptions }, { signal: deadline.signal });
         } catch (error) {
           const reason = error instanceof Error ? error.message.slice(0, 200) : "the parser stopped";
           const message = !deadline.signal.aborted
@@ -81,7 +90,8 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
       return unpackParseResult(packed);
     },
     async close() {
-      await piscina.destroy();
+      closed = true;
+      await piscina?.destroy();
     },
   };
 }

@@ -59,7 +59,6 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 
   const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const log = createServerLog({ json: options.jsonLogs, write });
-  // Workers start now, loading the parser while the database opens, so the first feed does not wait for them.
   const pool =
     options.parseThreads === 0
       ? undefined
