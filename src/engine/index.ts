@@ -3,6 +3,7 @@ export { syncOwner, type FeedFetch, type SyncOwnerOptions, type SyncProgress } f
 export { fetchFeed, type FetchFeedOptions, type FetchFeedResult } from "./fetch-feed.js";
 export { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
 export { parseFeed } from "./parse-feed.js";
+export { createParsePool, type ParsePool, type ParsePoolOptions } from "./parse-pool.js";
 export { diffReservations, type DiffResult, type DiffCounts } from "./diff.js";
 export { detectSource, classifyKind } from "./channels.js";
 export { maskUrl } from "./mask-url.js";

@@ -9,7 +9,7 @@ import { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
 import { explainHtmlAnswer } from "./html-answer.js";
 import { formatDate } from "./local-date.js";
 import type { CalendarRecord, SyncTrigger } from "./model.js";
-import { parseFeed } from "./parse-feed.js";
+import { parseFeed, type ParseFeedOptions, type ParseFeedResult } from "./parse-feed.js";
 import { unreadableWarnings } from "./unreadable-events.js";
 import type { SyncStore } from "./store-port.js";
 import { conflictAnnouncements, failureEvents, runEvents, successEvents } from "./webhook-events.js";
@@ -41,6 +41,8 @@ export interface SyncOwnerOptions {
   onProgress?: (progress: SyncProgress) => void;
   /** Called after each feed fetch, e.g. for metrics; the wait for a fetch slot is not counted. */
   onFeedFetched?: (fetch: FeedFetch) => void;
+  /** Parses a feed body; a server passes a worker pool's (`createParsePool`). @default parseFeed, on this thread */
+  parse?: (body: string, options: ParseFeedOptions) => Promise<ParseFeedResult>;
 }
 
 /** One feed fetch, as `onFeedFetched` reports it. */
@@ -189,7 +191,7 @@ async function syncCalendar(
   }
 
   const now = clock();
-  const parsed = parseFeed(fetched.body, { source: calendar.source, now });
+  const parsed = await (options.parse ?? parseInline)(fetched.body, { source: calendar.source, now });
   if (!parsed.ok) {
     return fail(explainHtmlAnswer(parsed.error, { body: fetched.body, source: calendar.source, urls: [calendar.url, fetched.finalUrl] }));
   }
@@ -256,6 +258,10 @@ function entryOf(
       ...(warnings.length > 0 ? { warnings } : {}),
     },
   };
+}
+
+async function parseInline(body: string, options: ParseFeedOptions): Promise<ParseFeedResult> {
+  return parseFeed(body, options);
 }
 
 function hostOf(url: string): string {

@@ -3,6 +3,7 @@ import { toNodeHandler, type H3 } from "h3/node";
 import type { Listener } from "listhen";
 import { FAILING_STREAK } from "../engine/store-port.js";
 import type { SyncProgress } from "../engine/sync.js";
+import { createParsePool } from "../engine/parse-pool.js";
 import { openStore, resolveDatabasePath } from "../store/index.js";
 import type { Store } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
@@ -44,6 +45,13 @@ export interface ServeOptions {
    * for none (another process delivers, e.g. `calsync webhook deliver` from cron). @default a worker with the defaults
    */
   webhooks?: WebhookWorkerSettings | false;
+  /**
+   * Worker threads that parse feeds, so a big feed or a dense series never holds the event loop;
+   * 0 parses on the event loop. @default the machine's cores (os.availableParallelism())
+   */
+  parseThreads?: number;
+  /** Longest one feed may take to parse on a worker before it is stopped (parse_error), in milliseconds. @default 20000 */
+  parseTimeoutMs?: number;
 }
 
 /** What `ServeOptions.webhooks` may change of the delivery worker. */
@@ -73,14 +81,28 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 
   const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const log = createServerLog({ json: options.jsonLogs, write });
+  const pool =
+    options.parseThreads === 0
+      ? undefined
+      : createParsePool({
+          threads: options.parseThreads,
+          timeoutMs: options.parseTimeoutMs,
+          onError: (error) => log.event("error", "parse worker failed", { error: messageOf(error) }),
+        });
   const ownsStore = !options.store;
-  const store = options.store ?? (await openStore(resolveDatabasePath(options.dbPath, process.env)));
+  const store =
+    options.store ??
+    (await openStore(resolveDatabasePath(options.dbPath, process.env)).catch(async (error: unknown) => {
+      await pool?.close();
+      throw error;
+    }));
 
   const metrics = options.metrics ? createServerMetrics({ outboxDepth: () => store.countPendingWebhookDeliveries() }) : undefined;
   let webhooks: WebhookWorker | undefined;
   const runner = createSyncRunner({
     store,
     allowPrivateNetworks: options.allowPrivateNetworks,
+    parse: pool?.parse,
     ...metrics?.syncHooks,
     // A run's events are in the outbox once it ends: send them now rather than at the next poll.
     onRunFinished: (run) => {
@@ -106,6 +128,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   try {
     listener = await listenExactly(toNodeHandler(app), host, port);
   } catch (error) {
+    await pool?.close();
     if (ownsStore) await store.close();
     throw error;
   }
@@ -149,6 +172,8 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     }
     // Attempts in flight are cut short and recorded; their deliveries stay due for the next start.
     await webhooks?.stop();
+    // A parse still running past the grace period ends as parse_error: its calendar writes nothing.
+    await pool?.close();
     // Each calendar is one transaction, so closing now cannot leave one half-written.
     if (ownsStore) await store.close();
     log.event("info", "stopped");

@@ -2,11 +2,10 @@
 import { Command } from "@commander-js/extra-typings";
 import { MAX_INTERVAL_MS } from "../../server/scheduler.js";
 import { isValidHost } from "../../server/listen.js";
-import { parseRateLimit } from "../../server/rate-limit.js";
-import { startServer } from "../../server/serve.js";
+import { parseRateLimit } from "../../server/rate-limit-policy.js";
 import { UsageError, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
-import { dbOption, jsonOption, privateNetworksAllowed } from "../options.js";
+import { dbOption, jsonOption, parseMilliseconds, privateNetworksAllowed } from "../options.js";
 import { writeJson, writeText } from "../output.js";
 
 /** Builds the `serve` command. */
@@ -22,6 +21,7 @@ export function serveCommand(context: CliContext) {
     .option("--json-logs", "write log lines to stderr as JSON objects")
     .option("--rate-limit <rate>", "sync requests allowed per API token: N/s, N/m or N/h, 0 for no limit (default: 6/m)")
     .option("--metrics", "serve Prometheus metrics at GET /metrics")
+    .option("--parse-timeout <ms>", "stop reading a feed that takes longer than this on its worker thread (parse_error; default 20000)", parseMilliseconds)
     .addOption(jsonOption())
     .addHelpText(
       "after",
@@ -40,6 +40,7 @@ export function serveCommand(context: CliContext) {
       const syncEveryMs = options.syncEvery === undefined ? undefined : parseSyncEvery(options.syncEvery);
       const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimitFlag(options.rateLimit);
 
+      const { startServer } = await import("../../server/serve.js");
       const server = await startServer({
         store: await context.store(options.db),
         host,
@@ -50,6 +51,7 @@ export function serveCommand(context: CliContext) {
         jsonLogs: options.jsonLogs ?? false,
         rateLimit,
         metrics: options.metrics ?? false,
+        parseTimeoutMs: options.parseTimeout,
         log: (line) => context.io.stderr.write(`${line}\n`),
       });
       if (options.json) writeJson(context, { url: server.url });
