@@ -8,7 +8,7 @@ createServer(async (req, res) => {
   let body = "";
   for await (const chunk of req) body += chunk; // the raw body: the signature covers it byte for byte
   try {
-    const event = await verifyWebhook(body, req.headers, secret);
+    const event = verifyWebhook(body, req.headers, secret);
     if (event.type === "reservation.created") {
       const { propertyName, arrival, departure } = event.data.reservation;
       console.log(`${propertyName}: new stay ${arrival} → ${departure}`);

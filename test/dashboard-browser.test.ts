@@ -238,7 +238,7 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
       await page.getByRole("heading", { name: "Sync results" }).waitFor();
       await receiver.arrivals(1);
       const [delivery] = receiver.received;
-      const event = await verifyWebhook(delivery!.body, delivery!.headers as Record<string, string>, secret);
+      const event = verifyWebhook(delivery!.body, delivery!.headers as Record<string, string>, secret);
       expect(event).toMatchObject({ type: "reservation.created", data: { reservation: { propertyName: "Hook House", arrival: day(4), departure: day(7) } } });
 
       await page.getByRole("link", { name: "Webhooks" }).click();
