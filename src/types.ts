@@ -103,7 +103,8 @@ export type ApiErrorCode =
   | "invalid_request"
   | "not_found"
   | "method_not_allowed"
-  | "internal_error";
+  | "internal_error"
+  | "unavailable";
 
 /** Body of every non-2xx answer. */
 export interface ErrorBody {

@@ -100,6 +100,22 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX IF EXISTS reservations_start;
   ALTER TABLE properties ADD COLUMN feed_changed_at TEXT;
   `,
+  // 3: single flight and the schedule across processes and instances (CONTRACT §10): a run keeps its
+  // whole response for those who waited for it; a lease per owner says who is syncing it, until when;
+  // the schedule says when each owner is due, so N instances sync it once per period.
+  `
+  ALTER TABLE sync_runs ADD COLUMN response TEXT;
+  CREATE TABLE sync_leases (
+    owner_id TEXT PRIMARY KEY REFERENCES owners(id) ON DELETE CASCADE,
+    run_id TEXT NOT NULL,
+    holder TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+  );
+  CREATE TABLE sync_schedule (
+    owner_id TEXT PRIMARY KEY REFERENCES owners(id) ON DELETE CASCADE,
+    next_run_at TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

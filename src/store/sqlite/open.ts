@@ -3,10 +3,12 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { calendarQueries } from "./calendars.js";
+import { copyQueries } from "./copy.js";
 import { migrate } from "./migrations.js";
 import { ownerQueries } from "./owners.js";
 import { propertyQueries } from "./properties.js";
 import { reservationQueries } from "./reservations.js";
+import { syncLeaseQueries } from "./sync-leases.js";
 import { syncPortQueries } from "./sync-port.js";
 import { syncRunQueries } from "./sync-runs.js";
 import { tokenQueries } from "./tokens.js";
@@ -38,6 +40,8 @@ export function openSqliteStore(path: string): Store {
     ...reservationQueries(db),
     ...syncPortQueries(db),
     ...syncRunQueries(db),
+    ...syncLeaseQueries(db),
+    ...copyQueries(db),
     ping: async () => db.open && ping.get()?.ok === 1,
     async close() {
       if (db.open) db.close();

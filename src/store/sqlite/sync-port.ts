@@ -89,12 +89,14 @@ function eventParams(event: FeedEvent): EventParams {
   return [event.uid, event.kind, event.start, event.end, event.summary, JSON.stringify(event.details), JSON.stringify(event.raw)];
 }
 
-interface BookingRow {
+/** A row of the active-bookings query, in both dialects. */
+export interface BookingRow {
   id: string; property_id: string; property_name: string; calendar_id: string; source: string; kind: string;
   status: string; start: string; end: string; summary: string;
 }
 
-function toConflictInput(row: BookingRow): ConflictInput {
+/** An active booking as double-booking detection reads it. */
+export function toConflictInput(row: BookingRow): ConflictInput {
   return {
     id: row.id,
     propertyId: row.property_id,
@@ -109,7 +111,8 @@ function toConflictInput(row: BookingRow): ConflictInput {
   };
 }
 
-function toCalendarRecord(row: CalendarRow): CalendarRecord {
+/** A calendar row as the engine sees it. */
+export function toCalendarRecord(row: CalendarRow): CalendarRecord {
   return {
     id: row.id,
     propertyId: row.property_id,

@@ -1,0 +1,71 @@
+// The sync history: one row per run, one result row per calendar attempted.
+import type { SyncResponse } from "../../types.js";
+import { newId } from "../ids.js";
+import type { PgDatabase } from "./pool.js";
+import { toSyncRun, type SyncRunDbRow } from "./rows.js";
+import type { Store } from "../types.js";
+
+export type SyncRunQueries = Pick<Store, "recordSyncRun" | "listSyncRuns" | "syncRunResponse">;
+
+const INSERT_RUN = `
+  INSERT INTO sync_runs (id, owner_id, trigger, dry_run, started_at, duration_ms, ok, synced_calendars,
+    properties_checked, failed, response)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+// The sub-select links the calendar only if it still exists: one removed during the run must not
+// make the history (and with it the whole sync) fail on the foreign key.
+const INSERT_RESULTS = `
+  INSERT INTO sync_run_results (run_id, position, calendar_id, property_id, source, status, found, created,
+    updated, cancelled, error_code, error_message, http_status)
+  SELECT $1, t.position - 1, (SELECT id FROM calendars WHERE id = t.calendar_id), t.property_id, t.source, t.status,
+    t.found, t.created, t.updated, t.cancelled, t.error_code, t.error_message, t.http_status
+  FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::text[],
+    $11::text[], $12::int[]) WITH ORDINALITY
+    AS t(calendar_id, property_id, source, status, found, created, updated, cancelled, error_code, error_message, http_status,
+      position)`;
+
+/** The sync history queries of one database. */
+export function syncRunQueries(db: PgDatabase): SyncRunQueries {
+  return {
+    async recordSyncRun(run) {
+      const { response } = run;
+      const runId = run.id ?? newId("run");
+      const results = response.results.map(({ propertyId, source, result }, position) => [
+        run.calendarIds[position] ?? null,
+        propertyId,
+        source,
+        result.status,
+        result.reservationsFound,
+        result.reservationsCreated,
+        result.reservationsUpdated,
+        result.reservationsCancelled,
+        result.error?.code ?? null,
+        result.error?.message ?? null,
+        result.error?.httpStatus ?? null,
+      ]);
+      await db.transaction(async (sql) => {
+        await sql.run(INSERT_RUN, [
+          runId, run.ownerId, run.trigger, run.dryRun, run.startedAt.toISOString(), response.durationMs, response.ok,
+          response.syncedCalendars, response.propertiesChecked, response.failed, JSON.stringify(response),
+        ]);
+        if (results.length > 0) await sql.run(INSERT_RESULTS, [runId, ...columnsOf(results, 11)]);
+      });
+    },
+    async listSyncRuns(filter = {}) {
+      const { ownerId = null, limit = 100 } = filter;
+      const rows = await db.query<SyncRunDbRow>(
+        "SELECT * FROM sync_runs WHERE ($1::text IS NULL OR owner_id = $1) ORDER BY started_at DESC, seq DESC LIMIT $2",
+        [ownerId, limit],
+      );
+      return rows.map(toSyncRun);
+    },
+    async syncRunResponse(runId) {
+      const [row] = await db.query<{ response: string | null }>("SELECT response FROM sync_runs WHERE id = $1", [runId]);
+      return row?.response ? (JSON.parse(row.response) as SyncResponse) : undefined;
+    },
+  };
+}
+
+/** Rows of `width` values as `width` column arrays, for unnest(). */
+function columnsOf(rows: unknown[][], width: number): unknown[][] {
+  return Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
+}
