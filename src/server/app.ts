@@ -1,6 +1,7 @@
 // The h3 app of API v1 (CONTRACT §2): routes here; auth, errors, request ids and single flight in their own files.
 import { H3, type H3Event } from "h3";
 import type { FetchLimiter } from "../engine/fetch-limiter.js";
+import { isStoreUnavailable } from "../store/errors.js";
 import type { Store } from "../store/types.js";
 import type { AccessLogLine } from "./access-log.js";
 import { authenticate } from "./auth.js";
@@ -12,6 +13,9 @@ import { createSyncRunner, type SyncRunner } from "./single-flight.js";
 /** The one endpoint of API v1. */
 export const SYNC_PATH = "/api/v1/calendars/sync";
 
+/** What a 503 tells clients to wait before trying again, in seconds (the SDK honours it). */
+const RETRY_AFTER_S = 2;
+
 /** Options of `createApp`. */
 export interface AppOptions {
   /** Database the API answers from (tokens, owners, calendars). */
@@ -22,7 +26,7 @@ export interface AppOptions {
   limiter?: FetchLimiter;
   /** Receives one access log line per request. @default no access log */
   logger?: (line: AccessLogLine) => void;
-  /** Receives unexpected faults (answered with a generic 500) with the request id, for the operator's log. */
+  /** Receives faults (a generic 500, or 503 when the database cannot be reached) with the request id, for the operator's log. */
   onError?: (error: unknown, requestId: string) => void;
   /** Clock for token expiry and sync times. @default () => new Date() */
   now?: () => Date;
@@ -63,7 +67,7 @@ export function createApp(options: AppOptions): H3 {
   // Malformed URLs reach our 404 instead of h3's own 400 body; nothing is printed by h3 itself.
   const app = new H3({ allowMalformedURL: true, silent: true });
 
-  // Wraps every route: request id, unknown paths, faults → generic 500, access log.
+  // Wraps every route: request id, unknown paths, faults → generic 500 (503 for an unreachable database), access log.
   app.use(async (event, next) => {
     const started = performance.now();
     const state = stateOf(event);
@@ -73,7 +77,9 @@ export function createApp(options: AppOptions): H3 {
       response = result instanceof Response ? result : errorResponse(404, "not_found", state.requestId);
     } catch (error) {
       options.onError?.(error, state.requestId);
-      response = errorResponse(500, "internal_error", state.requestId);
+      response = isStoreUnavailable(error)
+        ? errorResponse(503, "unavailable", state.requestId, { "retry-after": String(RETRY_AFTER_S) })
+        : errorResponse(500, "internal_error", state.requestId);
     }
     options.logger?.({
       method: event.req.method,

@@ -11,6 +11,7 @@ const MESSAGES: Record<ApiErrorCode, string> = {
   not_found: "no such endpoint; the API is POST /api/v1/calendars/sync",
   method_not_allowed: "use POST for /api/v1/calendars/sync",
   internal_error: "unexpected server error",
+  unavailable: "the database cannot be reached; try again shortly",
 };
 
 // Reason phrases for the statuses the API answers with; without one, Node sends an empty phrase.
@@ -22,6 +23,7 @@ const REASONS: Record<number, string> = {
   404: "Not Found",
   405: "Method Not Allowed",
   500: "Internal Server Error",
+  503: "Service Unavailable",
 };
 
 /** The error body of CONTRACT §2 for `code`. */

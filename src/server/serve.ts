@@ -8,13 +8,14 @@ import { createServerLog, type ServerLog } from "./access-log.js";
 import { createApp } from "./app.js";
 import { isValidHost, listenExactly } from "./listen.js";
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
+import { DEFAULT_LEASE_MS } from "./owner-lease.js";
 import { createSyncRunner } from "./single-flight.js";
 
 /** Options of `startServer`. */
 export interface ServeOptions {
   /** Database to serve; left open on close. @default opened from `dbPath` (and closed on close) */
   store?: Store;
-  /** SQLite file to open when `store` is left out. @default $CALSYNC_DB, else calsync.db in the user data directory */
+  /** SQLite file or `postgres://` URL to open when `store` is left out. @default $CALSYNC_DB, else calsync.db in the user data directory */
   dbPath?: string;
   /** Interface to listen on. @default "127.0.0.1" */
   host?: string;
@@ -54,7 +55,12 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const ownsStore = !options.store;
   const store = options.store ?? (await openStore(resolveDatabasePath(options.dbPath, process.env)));
 
-  const runner = createSyncRunner({ store, allowPrivateNetworks: options.allowPrivateNetworks });
+  const runner = createSyncRunner({
+    store,
+    allowPrivateNetworks: options.allowPrivateNetworks,
+    leaseMs: leaseMsFor(options.syncEveryMs),
+    onWait: (ownerId, lease) => log.event("info", "waiting for a sync running elsewhere", { ownerId, runId: lease.runId, holder: lease.holder }),
+  });
   const app = createApp({
     store,
     runner,
@@ -106,6 +112,14 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     app,
     close: (closeOptions = {}) => (closing ??= close(closeOptions.graceMs ?? DEFAULT_GRACE_MS)),
   };
+}
+
+/**
+ * An owner's lease: short enough that an instance killed mid-run keeps that owner from its next scheduled
+ * sync for at most one period (CONTRACT §10), long enough that a busy event loop renews it in time.
+ */
+export function leaseMsFor(syncEveryMs: number | undefined): number {
+  return syncEveryMs === undefined ? DEFAULT_LEASE_MS : Math.min(Math.max(syncEveryMs, 1_000), DEFAULT_LEASE_MS);
 }
 
 async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
