@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import type { CliContext } from "./context.js";
 import { calendarCommand } from "./commands/calendar.js";
 import { conflictsCommand } from "./commands/conflicts.js";
+import { dbCommand } from "./commands/db.js";
 import { demoCommand } from "./commands/demo.js";
 import { exportCommand } from "./commands/export.js";
 import { ownerCommand } from "./commands/owner.js";
@@ -23,7 +24,7 @@ First sync, on this machine:
   calsync calendar add --property prp_… --url https://www.airbnb.com/calendar/ical/….ics
   calsync sync --local
 
-Environment: CALSYNC_DB (database file), CALSYNC_API_KEY and CALSYNC_BASE_URL (remote sync),
+Environment: CALSYNC_DB (database file or postgres:// URL), CALSYNC_API_KEY and CALSYNC_BASE_URL (remote sync),
 CALSYNC_ALLOW_PRIVATE_NETWORKS=1 (let feeds reach private addresses).`;
 
 /** Builds the whole program for one run; commands write through `context`. */
@@ -44,6 +45,7 @@ export function buildProgram(context: CliContext): Command {
     conflictsCommand(context),
     exportCommand(context),
     demoCommand(context),
+    dbCommand(context),
   ];
   for (const command of commands) program.addCommand(command);
   configure(program, context);
