@@ -43,7 +43,9 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
         return { propertiesChecked: count?.n ?? 0, calendars: calendars.map(toCalendarRecord) };
       }, "ISOLATION LEVEL REPEATABLE READ READ ONLY"),
     async calendarReservations(calendarId) {
-      return (await db.query<ReservationDbRow>("SELECT * FROM reservations WHERE calendar_id = $1", [calendarId])).map(toStoredReservation);
+      // By uid, as SQLite's (calendar_id, uid) index reads them: the diff pairs moved blocks in this order.
+      const rows = await db.query<ReservationDbRow>('SELECT * FROM reservations WHERE calendar_id = $1 ORDER BY uid COLLATE "C"', [calendarId]);
+      return rows.map(toStoredReservation);
     },
     async applyCalendarSync({ calendarId, inserts, updates, cancels, feed, syncedAt }: CalendarWrite) {
       const at = syncedAt.toISOString();
