@@ -35,13 +35,17 @@ const FEED_STATE = `
 /** The statements the sync engine runs on one database (the history is in sync-runs.ts). */
 export function syncPortQueries(db: PgDatabase): SyncPortQueries {
   return {
-    // Both reads from one snapshot, as SQLite's transaction gives.
-    ownerCalendars: (ownerId) =>
-      db.transaction(async (sql) => {
-        const [count] = await sql.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM properties WHERE owner_id = $1", [ownerId]);
-        const calendars = await sql.query<CalendarRow>(`${CALENDAR_SELECT} WHERE p.owner_id = $1 ORDER BY ${CALENDAR_ORDER}`, [ownerId]);
-        return { propertiesChecked: count?.n ?? 0, calendars: calendars.map(toCalendarRecord) };
-      }, "ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+    // One statement is one snapshot, as SQLite's transaction gives: the count rides along with the calendars.
+    async ownerCalendars(ownerId) {
+      const rows = await db.query<CalendarRow & { properties_checked: number }>(
+        `${CALENDAR_SELECT.replace("SELECT", `SELECT (SELECT COUNT(*)::int FROM properties WHERE owner_id = $1) AS properties_checked,`)}
+         WHERE p.owner_id = $1 ORDER BY ${CALENDAR_ORDER}`,
+        [ownerId],
+      );
+      const propertiesChecked = rows[0]?.properties_checked ??
+        (await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM properties WHERE owner_id = $1", [ownerId]))[0]!.n;
+      return { propertiesChecked, calendars: rows.map(toCalendarRecord) };
+    },
     async calendarReservations(calendarId) {
       // By uid, as SQLite's (calendar_id, uid) index reads them: the diff pairs moved blocks in this order.
       const rows = await db.query<ReservationDbRow>('SELECT * FROM reservations WHERE calendar_id = $1 ORDER BY uid COLLATE "C"', [calendarId]);
@@ -49,15 +53,20 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
     },
     async applyCalendarSync({ calendarId, inserts, updates, cancels, feed, syncedAt }: CalendarWrite) {
       const at = syncedAt.toISOString();
+      const state = [calendarId, feed.etag, feed.lastModified, feed.contentHash, feed.lastFound, at];
+      // An unchanged feed writes one row: a statement is a transaction of its own.
+      if (inserts.length + updates.length + cancels.length === 0) {
+        await db.run(FEED_STATE, state);
+        return;
+      }
       await db.transaction(async (sql) => {
-        const state = [calendarId, feed.etag, feed.lastModified, feed.contentHash, feed.lastFound, at];
         // A calendar removed while its feed was being fetched has nothing left to write to.
         if ((await sql.run(FEED_STATE, state)) === 0) return;
         if (inserts.length > 0) await sql.run(INSERT, [...eventArrays(inserts.map((event) => [newId("rsv"), event])), calendarId, at]);
         if (updates.length > 0) await sql.run(UPDATE, [...eventArrays(updates.map(({ id, event }) => [id, event])), calendarId, at]);
         if (cancels.length > 0) await sql.run(CANCEL, [at, cancels, calendarId]);
         // `at` is the sync's clock, read before the fetch; the feed's Last-Modified needs the commit's.
-        if (inserts.length + updates.length + cancels.length > 0) await sql.run(TOUCH_PROPERTY_FEED, [new Date().toISOString(), calendarId]);
+        await sql.run(TOUCH_PROPERTY_FEED, [new Date().toISOString(), calendarId]);
       });
     },
     async recordCalendarFailure({ calendarId, error, failedAt }) {

@@ -7,21 +7,23 @@ import type { Store } from "../types.js";
 
 export type SyncRunQueries = Pick<Store, "recordSyncRun" | "listSyncRuns" | "syncRunResponse">;
 
-const INSERT_RUN = `
-  INSERT INTO sync_runs (id, owner_id, trigger, dry_run, started_at, duration_ms, ok, synced_calendars,
-    properties_checked, failed, response)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+// One statement, so one transaction without BEGIN and COMMIT: the run, then one result row per calendar.
 // The sub-select links the calendar only if it still exists: one removed during the run must not
 // make the history (and with it the whole sync) fail on the foreign key.
-const INSERT_RESULTS = `
+const RECORD = `
+  WITH run AS (
+    INSERT INTO sync_runs (id, owner_id, trigger, dry_run, started_at, duration_ms, ok, synced_calendars,
+      properties_checked, failed, response)
+    VALUES ($1, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22) RETURNING id)
   INSERT INTO sync_run_results (run_id, position, calendar_id, property_id, source, status, found, created,
     updated, cancelled, error_code, error_message, http_status)
-  SELECT $1, t.position - 1, (SELECT id FROM calendars WHERE id = t.calendar_id), t.property_id, t.source, t.status,
+  SELECT run.id, t.position - 1, (SELECT id FROM calendars WHERE id = t.calendar_id), t.property_id, t.source, t.status,
     t.found, t.created, t.updated, t.cancelled, t.error_code, t.error_message, t.http_status
-  FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::text[],
+  FROM run, unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::text[],
     $11::text[], $12::int[]) WITH ORDINALITY
     AS t(calendar_id, property_id, source, status, found, created, updated, cancelled, error_code, error_message, http_status,
-      position)`;
+      position)
+  ORDER BY t.position`;
 
 /** The sync history queries of one database. */
 export function syncRunQueries(db: PgDatabase): SyncRunQueries {
@@ -42,13 +44,11 @@ export function syncRunQueries(db: PgDatabase): SyncRunQueries {
         result.error?.message ?? null,
         result.error?.httpStatus ?? null,
       ]);
-      await db.transaction(async (sql) => {
-        await sql.run(INSERT_RUN, [
-          runId, run.ownerId, run.trigger, run.dryRun, run.startedAt.toISOString(), response.durationMs, response.ok,
-          response.syncedCalendars, response.propertiesChecked, response.failed, JSON.stringify(response),
-        ]);
-        if (results.length > 0) await sql.run(INSERT_RESULTS, [runId, ...columnsOf(results, 11)]);
-      });
+      await db.run(RECORD, [
+        runId, ...columnsOf(results, 11),
+        run.ownerId, run.trigger, run.dryRun, run.startedAt.toISOString(), response.durationMs, response.ok,
+        response.syncedCalendars, response.propertiesChecked, response.failed, JSON.stringify(response),
+      ]);
     },
     async listSyncRuns(filter = {}) {
       const { ownerId = null, limit = 100 } = filter;
