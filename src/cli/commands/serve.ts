@@ -1,4 +1,4 @@
-// `calsync serve`: the HTTP API over the local database until SIGINT/SIGTERM.
+// `calsync serve`: the HTTP API over the database (a SQLite file, or PostgreSQL shared by several instances) until SIGINT/SIGTERM.
 import { Command } from "@commander-js/extra-typings";
 import { MAX_INTERVAL_MS } from "../../server/scheduler.js";
 import { isValidHost } from "../../server/listen.js";
@@ -11,7 +11,7 @@ import { writeJson, writeText } from "../output.js";
 /** Builds the `serve` command. */
 export function serveCommand(context: CliContext) {
   return new Command("serve")
-    .description("Serve the HTTP API (POST /api/v1/calendars/sync) over the local database")
+    .description("Serve the HTTP API (POST /api/v1/calendars/sync) over the database (SQLite, or PostgreSQL for several instances)")
     .addOption(dbOption())
     .option("--host <host>", "interface to listen on (default: $HOST, else 127.0.0.1)")
     .option("--port <port>", "port to listen on, 0 for any free one (default: $PORT, else 8787)")
@@ -23,7 +23,10 @@ export function serveCommand(context: CliContext) {
       "after",
       "\nPrints its URL on stdout once listening (with --json: {\"url\": …}); logs go to stderr.\n" +
         "SIGINT/SIGTERM stop it gracefully: running syncs finish (up to 25 s), then the database is closed.\n" +
-        "Examples:\n  calsync serve\n  calsync serve --host 0.0.0.0 --port 8080 --sync-every 15m --json-logs",
+        "Several instances may share one postgres:// database: one sync per owner at a time across all of them,\n" +
+        "and --sync-every syncs each owner once per period in total.\n" +
+        "Examples:\n  calsync serve\n  calsync serve --host 0.0.0.0 --port 8080 --sync-every 15m --json-logs\n" +
+        "  calsync serve --db postgres://calsync:…@db.example/calsync --sync-every 15m",
     )
     .action(async (options) => {
       const { env } = context.io;
