@@ -38,7 +38,7 @@ export async function runServerLoad({ origins, set = "srv", owners = 50, calenda
     };
 
     await localSync(warmLocal.ownerId);
-    await remoteSync(apiKey(remote.store, warmRemote.ownerId));
+    await remoteSync(await apiKey(remote.store, warmRemote.ownerId));
 
     const runs = { local: [], server: [] };
     for (let r = 0; r < rounds; r++) {

@@ -1,5 +1,6 @@
 // Properties: an owner's rentals, each with its calendars and an optional outbound feed token.
 import { newId, randomBase62 } from "../ids.js";
+import { FEED_TOKEN_LENGTH } from "../sqlite/properties.js";
 import type { PgDatabase } from "./pool.js";
 import { toProperty, type PropertyRow } from "./rows.js";
 import type { Store } from "../types.js";
@@ -22,9 +23,6 @@ export type PropertyQueries = Pick<Store,
  */
 export const TOUCH_PROPERTY_FEED =
   "UPDATE properties SET feed_changed_at = $1 WHERE id = (SELECT property_id FROM calendars WHERE id = $2)";
-
-/** Length of a feed token: 32 base62 characters are over 190 bits, like an API token. */
-export const FEED_TOKEN_LENGTH = 32;
 
 /** The property queries of one database. */
 export function propertyQueries(db: PgDatabase): PropertyQueries {
