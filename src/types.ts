@@ -103,8 +103,8 @@ export type ApiErrorCode =
   | "invalid_request"
   | "not_found"
   | "method_not_allowed"
-  | "internal_error"
-  | "unavailable";
+  | "unavailable"
+  | "internal_error";
 
 /** Body of every non-2xx answer. */
 export interface ErrorBody {
