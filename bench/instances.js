@@ -21,8 +21,9 @@ const REQUEST_TIMEOUT_MS = 60_000;
 /** Runs the three set-ups one after the other; returns per-set-up throughput, latencies and checks. */
 export async function runInstances({ origins, set = "inst", owners = 50, calendarsPerOwner = 4, rounds = 4 }) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "calsync-bench-inst-"));
-  const postgres = await startPostgres(dir);
+  let postgres;
   try {
+    postgres = await startPostgres(dir);
     const setups = [
       { id: "sqlite1", label: "1 instance, SQLite", instances: 1, db: path.join(dir, "bench.db") },
       { id: "postgres1", label: "1 instance, PostgreSQL", instances: 1, db: await postgres.database("bench_one") },
@@ -75,7 +76,7 @@ export async function runInstances({ origins, set = "inst", owners = 50, calenda
       checks,
     };
   } finally {
-    await postgres.stop();
+    await postgres?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
