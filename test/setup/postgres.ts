@@ -41,8 +41,14 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     onLog: () => {},
     onError: () => {},
   });
-  await server.initialise();
-  await server.start();
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => {});
+    rmSync(parent, { recursive: true, force: true });
+    throw error;
+  }
   project.provide("postgresUrl", `postgres://postgres:${password}@127.0.0.1:${port}/postgres`);
   return async () => {
     await server.stop();
