@@ -45,6 +45,20 @@ export interface SyncError {
   httpStatus?: number;
 }
 
+/** Why a calendar that synchronised still wants the owner's attention. */
+export type SyncWarningCode = "unreadable_event";
+
+/**
+ * Something a successful calendar could not read (additive to v1). `unreadable_event`: an event whose
+ * dates cannot be read; its stored reservation was kept as it was, or, if new, it was skipped.
+ */
+export interface SyncWarning {
+  code: SyncWarningCode;
+  /** The event's UID ("" when it has none). */
+  uid: string;
+  message: string;
+}
+
 /** Counts (and error) of one calendar. A failed calendar reports 0 for every count. */
 export interface SyncResultDetails {
   status: SyncStatus;
@@ -53,6 +67,8 @@ export interface SyncResultDetails {
   reservationsUpdated: number;
   reservationsCancelled: number;
   error?: SyncError;
+  /** Present only when not empty. */
+  warnings?: SyncWarning[];
 }
 
 /** One calendar's entry in `SyncResponse.results`. */
@@ -100,11 +116,13 @@ export type ApiErrorCode =
   | "invalid_token"
   | "expired_token"
   | "revoked_token"
-  | "invalid_request"
   | "not_found"
   | "method_not_allowed"
-  | "unavailable"
-  | "internal_error";
+  | "internal_error"
+  | "bad_request"
+  | "request_too_large"
+  | "rate_limited"
+  | "unavailable";
 
 /** Body of every non-2xx answer. */
 export interface ErrorBody {

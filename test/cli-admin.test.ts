@@ -33,7 +33,7 @@ describe("calsync owner", () => {
     const owner = await json(db, "owner", "add", "Ann");
     const result = await runCli(["owner", "list", "--db", db]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^ID\s+NAME\s+CREATED\n/);
+    expect(result.stdout).toMatch(/^ID\s+NAME\s+EMAIL\s+CREATED\n/);
     expect(result.stdout).toContain(owner.id);
   });
 
@@ -49,7 +49,7 @@ describe("calsync property", () => {
     const db = tmp.db();
     const owner = await json(db, "owner", "add", "Ann");
     const property = await json(db, "property", "add", "Sea View Loft");
-    expect(property).toEqual({ id: expect.any(String), ownerId: owner.id, name: "Sea View Loft" });
+    expect(property).toEqual({ id: expect.any(String), ownerId: owner.id, name: "Sea View Loft", timeZone: null });
     expect(await json(db, "property", "list")).toEqual([property]);
   });
 
@@ -109,7 +109,9 @@ describe("calsync calendar", () => {
   it("adds a calendar with the source detected from the host and the URL masked", async () => {
     const { db, property } = await withProperty();
     const calendar = await json(db, "calendar", "add", "--property", property.id, "--url", secretUrl);
-    expect(calendar).toEqual({ id: expect.any(String), propertyId: property.id, source: "airbnb", url: expect.any(String) });
+    expect(calendar).toEqual({
+      id: expect.any(String), propertyId: property.id, source: "airbnb", url: expect.any(String), consecutiveFailures: 0, failingSince: null,
+    });
     expect(calendar.url).toContain("airbnb.com");
     expect(calendar.url).not.toContain("f00dfeedsecret99");
   });
@@ -126,7 +128,7 @@ describe("calsync calendar", () => {
     expect(await json(db, "calendar", "list")).toEqual([added]);
     const human = await runCli(["calendar", "list", "--db", db]);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/^ID\s+PROPERTY\s+SOURCE\s+URL\s+LAST SYNC\s+STATUS\n/);
+    expect(human.stdout).toMatch(/^ID\s+PROPERTY\s+SOURCE\s+URL\s+LAST SYNC\s+FAILING SINCE\s+STATUS\n/);
     expect(human.stdout).toContain("not synced yet");
     expect(human.stdout + human.stderr).not.toContain("f00dfeedsecret99");
   });

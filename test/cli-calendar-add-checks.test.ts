@@ -56,7 +56,9 @@ describe("calsync calendar add", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(new RegExp(`\\[warn\\].*already calendar ${first.id} of "Sea View Loft"`));
     const second = JSON.parse(result.stdout);
-    expect(second).toEqual({ id: expect.any(String), propertyId: barn.id, source: "airbnb", url: expect.any(String) });
+    expect(second).toEqual({
+      id: expect.any(String), propertyId: barn.id, source: "airbnb", url: expect.any(String), consecutiveFailures: 0, failingSince: null,
+    });
     expect(await calendarsOf(db, barn.id)).toEqual([second]);
   });
 

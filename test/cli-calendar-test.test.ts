@@ -63,6 +63,17 @@ describe("calsync calendar test", () => {
     expect(result.stderr).toMatch(/calsync calendar add --property ID --url URL/);
   });
 
+  it("lists an event whose dates cannot be read as an unreadable_event warning, and leaves it out of the counts", async () => {
+    const body = GOOD_FEED.replace(`DTSTART;VALUE=DATE:${day(20).replaceAll("-", "")}`, "DTSTART;VALUE=DATE:2026XX01");
+    expect(body).not.toBe(GOOD_FEED);
+    const url = feeds.url("/damaged.ics", { body });
+    const result = await runBin(["calendar", "test", "--url", url, "--allow-private-networks", "--json"], { CALSYNC_DB: absentDb() });
+    expect(result.code, result.stderr).toBe(0);
+    const preview = JSON.parse(result.stdout) as { bookings: number; warnings: Array<{ code: string; uid: string }> };
+    expect(preview.bookings).toBe(1);
+    expect(preview.warnings).toEqual([expect.objectContaining({ code: "unreadable_event", uid: "s2" })]);
+  });
+
   it("gives null nights for a readable feed without events", async () => {
     const url = feeds.url("/empty-cal.ics", { body: buildIcs([]) });
     const result = await runBin(["calendar", "test", "--url", url, "--allow-private-networks", "--json"], { CALSYNC_DB: absentDb() });

@@ -133,7 +133,7 @@ describe("calsync sync --local, progress and flags", () => {
     const result = await runCli(["reservations", "--property", propertyId, "--status", "active", "--db", db]);
     expect(result.code).toBe(0);
     const [header, ...rows] = result.stdout.trimEnd().split("\n");
-    expect(header).toMatch(/^PROPERTY\s+SOURCE\s+KIND\s+STATUS\s+START\s+END\s+SUMMARY$/);
+    expect(header).toMatch(/^PROPERTY\s+SOURCE\s+KIND\s+STATUS\s+ARRIVAL\s+DEPARTURE\s+SUMMARY$/);
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatch(/^Sea View Loft\s+airbnb\s+booking\s+active\s+\d{4}-\d{2}-\d{2}\s+\d{4}-\d{2}-\d{2}\s+Reserved r1$/);
     const cancelled = await runCli(["reservations", "--status", "cancelled", "--json", "--db", db]);

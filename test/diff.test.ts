@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { diffReservations, type DiffCounts } from "../src/engine/diff.js";
 import type { FeedEvent, StoredReservation } from "../src/engine/model.js";
+import { addDays } from "../src/engine/nights.js";
 import { parseFeed } from "../src/engine/parse-feed.js";
 import { applyDiff } from "./helpers/apply-diff.js";
 import { buildIcs, day, type IcsEvent } from "./helpers/ics.js";
@@ -14,11 +15,11 @@ function calendar(source: "airbnb" | "other" = "other") {
     get stored() {
       return stored;
     },
-    sync(events: IcsEvent[], options: { now?: Date; force?: boolean } = {}): DiffCounts & { suspicious: boolean } {
+    sync(events: IcsEvent[], options: { now?: Date; force?: boolean; timeZone?: string } = {}): DiffCounts & { suspicious: boolean } {
       const at = options.now ?? now;
       const parsed = parseFeed(buildIcs(events), { source, now: at });
       if (!parsed.ok) throw new Error(parsed.error.message);
-      const diff = diffReservations(stored, parsed.events, { now: at, force: options.force });
+      const diff = diffReservations(stored, parsed.events, { now: at, force: options.force, timeZone: options.timeZone });
       if (!diff.suspicious) stored = applyDiff(stored, diff);
       return { ...diff.counts, suspicious: diff.suspicious !== null };
     },
@@ -67,16 +68,23 @@ describe("diffReservations across several syncs", () => {
     expect(cal.stored.every((r) => r.status === "active")).toBe(true);
   });
 
-  it("cancels a stay in progress that disappears, but not a timed one that already ended", () => {
+  it("cancels a stay in progress that disappears, but not a timed one whose departure is today", () => {
+    // A property in UTC, so the timed stays' nights and "today" are both UTC dates on any machine.
+    const utcDay = (n: number) => addDays(now.toISOString().slice(0, 10), n);
     const cal = calendar();
-    const ongoing = { uid: "ongoing", start: day(-2), end: day(2), summary: "Reserved" };
-    const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
-    const endedTimed = { uid: "timed", start: new Date(now.getTime() - 7_200_000).toISOString(), end: hourAgo };
-    const keep1 = { uid: "k1", start: day(5), end: day(6) };
-    const keep2 = { uid: "k2", start: day(7), end: day(8) };
-    cal.sync([ongoing, endedTimed, keep1, keep2]);
-    expect(cal.sync([keep1, keep2])).toEqual(counts(2, 0, 0, 1));
+    const ongoing = { uid: "ongoing", start: utcDay(-2), end: utcDay(2), summary: "Reserved" };
+    // Checks out at 23:59 today: its departure is today, so it has ended even while the guest is still in.
+    const leavesToday = { uid: "timed", start: `${utcDay(-3)}T15:00:00.000Z`, end: `${utcDay(0)}T23:59:00.000Z` };
+    // Arrives today and leaves today: it still takes tonight, so it has not ended.
+    const dayUse = { uid: "day-use", start: `${utcDay(0)}T00:00:00.000Z`, end: `${utcDay(0)}T00:30:00.000Z` };
+    const keep1 = { uid: "k1", start: utcDay(5), end: utcDay(6) };
+    const keep2 = { uid: "k2", start: utcDay(7), end: utcDay(8) };
+    const keep3 = { uid: "k3", start: utcDay(9), end: utcDay(10) };
+    cal.sync([ongoing, leavesToday, dayUse, keep1, keep2, keep3], { timeZone: "UTC" });
+    expect(cal.sync([keep1, keep2, keep3], { timeZone: "UTC" })).toEqual(counts(3, 0, 0, 2));
     expect(cal.stored.find((r) => r.uid === "timed")?.status).toBe("active");
+    expect(cal.stored.find((r) => r.uid === "day-use")?.status).toBe("cancelled");
+    expect(cal.stored.find((r) => r.uid === "ongoing")?.status).toBe("cancelled");
   });
 
   it("counts a booking emitted several times in one feed once, the last copy winning", () => {
@@ -197,7 +205,7 @@ describe("Airbnb rolling 'Not available' window", () => {
   it("pairs a moved block by its unchanged end before any overlap", () => {
     const block = (id: string, start: number, end: number): StoredReservation => ({
       id, calendarId: "c", uid: `old-${id}`, kind: "block", status: "active", start: day(start), end: day(end),
-      summary: "Airbnb (Not available)", details: {},
+      summary: "Airbnb (Not available)", details: {}, arrival: day(start), departure: day(end), eventZone: null,
     });
     const event = (uid: string, start: number, end: number): FeedEvent => ({
       uid, kind: "block", start: day(start), end: day(end), summary: "Airbnb (Not available)", cancelled: false, details: {}, raw: {},
@@ -231,7 +239,7 @@ describe("diffReservations on raw values", () => {
     };
     const row: StoredReservation = {
       id: "r1", calendarId: "c", uid: "x", kind: "booking", status: "active", start: day(3), end: day(4),
-      summary: "Reserved", details: { phoneLast4: "1234", reservationCode: "HM1" },
+      summary: "Reserved", details: { phoneLast4: "1234", reservationCode: "HM1" }, arrival: day(3), departure: day(4), eventZone: null,
     };
     expect(diffReservations([row], [event], { now }).counts).toEqual({ found: 1, created: 0, updated: 0, cancelled: 0 });
   });

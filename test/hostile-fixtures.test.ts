@@ -40,6 +40,12 @@ describe("hostile fixtures", () => {
     expect([probe["polluted"], probe["x-polluted"], probe["summary"], probe["start"]]).toEqual([undefined, undefined, undefined, undefined]);
   });
 
+  it("names the event whose start cannot be read instead of reading it", () => {
+    const text = readFileSync(new URL("./fixtures/broken-dates.ics", import.meta.url), "utf8");
+    const result = parseFeed(text, { source: "other", now: new Date(2031, 0, 1) });
+    expect(result.ok && result.unreadable).toEqual([{ uid: "garbage@example.com", message: 'DTSTART "next tuesday" is not a date' }]);
+  });
+
   it("repairs what it can in broken dates, skips an unreadable start, and reads only VEVENTs", () => {
     const events = fixture("broken-dates");
     // the VALARM's description is the alarm's, not the stay's

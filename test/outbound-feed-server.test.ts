@@ -2,7 +2,6 @@
 // through calsync itself, with exclude, conditional GET, token rotation and a masked access log.
 import ical, { type VEvent } from "node-ical";
 import { describe, expect, it } from "vitest";
-import { nightsOf } from "../src/engine/nights.js";
 import { syncOwner } from "../src/engine/sync.js";
 import type { Store } from "../src/store/types.js";
 import { buildIcs, day } from "./helpers/ics.js";
@@ -38,8 +37,7 @@ async function storedNights(store: Store, propertyId: string, exceptSource?: str
   return (await store
       .listReservations({ propertyId, status: "active" }))
     .filter((r) => r.source !== exceptSource)
-    .map((r) => nightsOf(r.start, r.end))
-    .map(({ start, end }) => `${start}/${end}`)
+    .map(({ arrival, departure }) => `${arrival}/${departure}`)
     .sort();
 }
 
@@ -97,7 +95,7 @@ describe("GET /ical/<feedToken>.ics", () => {
     }
   });
 
-  it("answers 400 invalid_request for an unknown channel in exclude, so a typo cannot cause an echo loop", async () => {
+  it("answers 400 bad_request for an unknown channel in exclude, so a typo cannot cause an echo loop", async () => {
     const { store, token } = await syncedLoft();
     const server = await fixtures.serve(store);
     const res = await fetch(`${server.url}/ical/${token}.ics?exclude=airbmb`);
@@ -105,7 +103,7 @@ describe("GET /ical/<feedToken>.ics", () => {
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(await res.json()).toEqual({
       ok: false,
-      error: { code: "invalid_request", message: expect.stringContaining('"airbmb"') },
+      error: { code: "bad_request", message: expect.stringContaining('"airbmb"') },
     });
   });
 

@@ -9,11 +9,12 @@ const day = (n: number): string => addDays(today, n);
 const now = new Date(`${today}T08:30:00Z`);
 
 const reservations: OutboundReservation[] = [
-  { id: "rsv_a1", source: "airbnb", start: day(3), end: day(7), kind: "booking", status: "active" },
-  { id: "rsv_b1", source: "booking", start: day(10), end: day(12), kind: "booking", status: "active" },
-  { id: "rsv_b2", source: "booking", start: day(20), end: day(25), kind: "block", status: "active" },
-  { id: "rsv_v1", source: "vrbo", start: `${day(30)}T15:00:00.000Z`, end: `${day(33)}T10:00:00.000Z`, kind: "booking", status: "active" },
-  { id: "rsv_gone", source: "airbnb", start: day(40), end: day(44), kind: "booking", status: "cancelled" },
+  { id: "rsv_a1", source: "airbnb", arrival: day(3), departure: day(7), kind: "booking", status: "active" },
+  { id: "rsv_b1", source: "booking", arrival: day(10), departure: day(12), kind: "booking", status: "active" },
+  { id: "rsv_b2", source: "booking", arrival: day(20), departure: day(25), kind: "block", status: "active" },
+  // A timed stay, by the nights it was stored with (CONTRACT §8; see nights.test.ts).
+  { id: "rsv_v1", source: "vrbo", arrival: day(30), departure: day(33), kind: "booking", status: "active" },
+  { id: "rsv_gone", source: "airbnb", arrival: day(40), departure: day(44), kind: "booking", status: "cancelled" },
 ];
 
 function build(extra: Partial<Parameters<typeof buildOutboundFeed>[0]> = {}): string {
@@ -46,7 +47,6 @@ describe("buildOutboundFeed", () => {
       "rsv_a1@calsync": { start: day(3), end: day(7), summary: "Not available", allDay: true },
       "rsv_b1@calsync": { start: day(10), end: day(12), summary: "Not available", allDay: true },
       "rsv_b2@calsync": { start: day(20), end: day(25), summary: "Not available", allDay: true },
-      // A timed stay becomes the dates it covers: check-in day to check-out day.
       "rsv_v1@calsync": { start: day(30), end: day(33), summary: "Not available", allDay: true },
     });
   });
@@ -73,13 +73,6 @@ describe("buildOutboundFeed", () => {
     expect(body).toContain("PRODID:-//calsync//calsync 0.1//EN\r\n");
     expect(body).toContain("X-WR-CALNAME:Sea View Loft\r\n");
     expect(body.startsWith("BEGIN:VCALENDAR\r\n")).toBe(true);
-  });
-
-  it("gives a same-day timed reservation one night", () => {
-    const body = build({
-      reservations: [{ id: "rsv_day", source: "other", start: `${day(5)}T09:00:00.000Z`, end: `${day(5)}T17:00:00.000Z`, kind: "booking", status: "active" }],
-    });
-    expect(nightsIn(body)["rsv_day@calsync"]).toMatchObject({ start: day(5), end: day(6) });
   });
 
   it("keeps UIDs and the whole body identical between two builds, whatever the input order", () => {
@@ -144,7 +137,7 @@ describe("outboundFeedEtag", () => {
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
     expect(outboundFeedEtag(build())).toBe(etag);
 
-    const moved = reservations.map((r) => (r.id === "rsv_b1" ? { ...r, end: day(13) } : r));
+    const moved = reservations.map((r) => (r.id === "rsv_b1" ? { ...r, departure: day(13) } : r));
     expect(outboundFeedEtag(build({ reservations: moved }))).not.toBe(etag);
   });
 });

@@ -278,8 +278,11 @@ describe("parseFeed: hostile and broken input never throws", () => {
     expect(event?.end).toMatch(/^2031-01-01T\d\d:00:00\.000Z$/);
   });
 
-  it("skips an event whose DTSTART is not a date", () => {
-    expectOne(calendar(vevent("UID:bad", "DTSTART:garbage", "SUMMARY:x"), one));
+  it("sets aside an event whose DTSTART is not a date, naming it", () => {
+    const text = calendar(vevent("UID:bad", "DTSTART:garbage", "SUMMARY:x"), one);
+    expectOne(text);
+    const result = parseFeed(text, { source: "other", now });
+    expect(result.ok && result.unreadable).toEqual([{ uid: "bad", message: 'DTSTART "garbage" is not a date' }]);
   });
 
   it("keeps replacement characters from invalid UTF-8", () => {

@@ -97,7 +97,7 @@ describe("calsync serve flags", () => {
   it("documents its flags in --help", async () => {
     const result = await runCli(["serve", "--help"]);
     expect(result.code).toBe(0);
-    for (const flag of ["--db", "--host", "--port", "--sync-every", "--allow-private-networks", "--json-logs", "--json"]) {
+    for (const flag of ["--db", "--host", "--port", "--sync-every", "--allow-private-networks", "--json-logs", "--json", "--rate-limit", "--metrics"]) {
       expect(result.stdout).toContain(flag);
     }
   });
@@ -114,6 +114,21 @@ describe("calsync serve as a process", () => {
     expect(await serve.exited).toBe(0);
     const { stderr } = serve.output();
     expect(stderr).toMatch(/GET \/healthz 200 \d+ms id=cli-health-1/);
+  });
+
+  it("serves the dashboard, and with --trust-proxy marks cookies Secure behind an HTTPS proxy", async () => {
+    const plain = startServe(["--db", tmp.db(), "--port", "0"]);
+    const proxied = startServe(["--db", tmp.db(), "--port", "0", "--trust-proxy"]);
+    const https = { "x-forwarded-proto": "https" };
+    const direct = await fetch(`${(await plain.firstOutput).trim()}/sign-in`, { headers: https });
+    const behind = await fetch(`${(await proxied.firstOutput).trim()}/sign-in`, { headers: https });
+    expect([direct.status, direct.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
+    expect(direct.headers.get("set-cookie")).not.toMatch(/Secure/);
+    expect(behind.headers.get("set-cookie")).toMatch(/^calsync_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+    for (const serve of [plain, proxied]) {
+      serve.child.kill("SIGTERM");
+      expect(await serve.exited).toBe(0);
+    }
   });
 
   it("prints {\"url\"} with --json and logs JSON lines with --json-logs", async () => {
@@ -163,5 +178,29 @@ describe("calsync serve as a process", () => {
     } finally {
       await after.close();
     }
+  });
+
+  it("applies --rate-limit per token and serves /metrics with --metrics", async () => {
+    const db = tmp.db();
+    const store = await openStore(db);
+    const owner = await store.createOwner("Ann");
+    await store.createProperty(owner.id, "Loft");
+    const token = generateToken();
+    await store.createToken({ ownerId: owner.id, name: "t", prefix: token.prefix, hash: token.hash, expiresAt: null });
+    await store.close();
+
+    const serve = startServe(["--db", db, "--port", "0", "--rate-limit", "1/h", "--metrics"]);
+    const base = (await serve.firstOutput).trim();
+    const sync = () => fetch(`${base}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": token.token } });
+    const first = await sync();
+    expect([first.status, first.headers.get("ratelimit-limit")]).toEqual([200, "1"]);
+    const second = await sync();
+    expect(second.status).toBe(429);
+    expect(Number(second.headers.get("retry-after"))).toBeGreaterThan(3500);
+    const metrics = await fetch(`${base}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('calsync_syncs_total{trigger="api",outcome="ok"} 1');
+    serve.child.kill("SIGTERM");
+    expect(await serve.exited).toBe(0);
   });
 });

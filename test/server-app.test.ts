@@ -135,10 +135,12 @@ describe("POST /api/v1/calendars/sync", () => {
 
 describe("other paths", () => {
   it.each([
-    ["GET", "/"],
+    ["GET", "/api"],
+    ["GET", "/api/"],
     ["POST", "/api/v1/calendars"],
     ["POST", "/api/v2/calendars/sync"],
-    ["GET", "/%ZZ"],
+    ["GET", "/api/%ZZ"],
+    ["GET", "/ical/"],
   ])("answers %s %s with 404 not_found", async (method, pathname) => {
     const res = await app.fetch(new Request(`http://calsync.test${pathname}`, { method }));
     expect(res.status).toBe(404);
@@ -204,7 +206,7 @@ describe("mounted in another h3 app", () => {
     const sync = await host.fetch(new Request("http://host.test/calsync/api/v1/calendars/sync", { method: "POST", headers: { "x-api-key": tokens.good } }));
     expect(sync.status).toBe(200);
     expect(((await sync.json()) as SyncResponse).propertiesChecked).toBe(2);
-    const unknown = await host.fetch(new Request("http://host.test/calsync/elsewhere"));
+    const unknown = await host.fetch(new Request("http://host.test/calsync/api/elsewhere"));
     expect([unknown.status, ((await unknown.json()) as ErrorBody).error.code]).toEqual([404, "not_found"]);
     const own = await host.fetch(new Request("http://host.test/hello"));
     expect([own.status, await own.text()]).toEqual([200, "hi"]);

@@ -125,7 +125,7 @@ describe.each(storeKinds())("POST /api/v1/calendars/sync over HTTP ($name)", (ki
       [post(server, generateToken().token), 401, "invalid_token"],
       [post(server, expired.token), 401, "expired_token"],
       [post(server, revoked.token), 401, "revoked_token"],
-      [fetch(`${server.url}/nope`), 404, "not_found"],
+      [fetch(`${server.url}/api/nope`), 404, "not_found"],
       [fetch(`${server.url}/api/v1/calendars/sync`), 405, "method_not_allowed"],
     ];
     for (const [pending, status, code] of cases) {

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CalendarWrite, FeedEvent } from "../src/engine/model.js";
+import type { CalendarWrite, DatedEvent } from "../src/engine/model.js";
+import { datedEvent } from "../src/engine/nights.js";
 import { defaultDatabasePath, openStore, resolveDatabasePath, SCHEMA_VERSION } from "../src/store/index.js";
 import { MIGRATIONS, migrate } from "../src/store/sqlite/migrations.js";
 import type { Store } from "../src/store/types.js";
@@ -14,7 +15,7 @@ import { storeKinds } from "./helpers/stores.js";
 /** `YYYY-MM-DD`, `days` from today, so fixtures never go stale. */
 const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-const event = (uid: string, start: string, end: string, summary = "Reserved"): FeedEvent => ({
+const event = (uid: string, start: string, end: string, summary = "Reserved"): DatedEvent => datedEvent({
   uid, kind: "booking", start, end, summary, cancelled: false, details: {}, raw: { UID: uid },
 });
 const feed = (etag: string | null, lastFound: number) => ({ etag, lastModified: null, contentHash: `h-${etag}`, lastFound });
@@ -504,6 +505,7 @@ describe.each(storeKinds())("$name store", (kind) => {
       expect((await store.listReservations({ propertyId: cabin.id }))[0]).toEqual({
         id: expect.stringMatching(/^rsv_[0-9A-Za-z]{20}$/), propertyId: cabin.id, calendarId: cabinCal.id, source: "vrbo",
         uid: "c1", kind: "booking", status: "active", start: day(30), end: day(31), summary: "Reserved", details: {},
+        arrival: day(30), departure: day(31), eventZone: null,
       });
     });
 

@@ -26,7 +26,12 @@ export function printSyncResponse(
 ): void {
   if (options.json) writeJson(context, response);
   else writeText(context, formatSyncReport(response, { paint: stdoutPaint(context), dryRun: options.dryRun }));
-  // A double booking is a warning, not a failure: the exit code stays that of the calendars.
+  // A double booking or an unreadable event is a warning, not a failure: the exit code stays that of the calendars.
+  const unreadable = response.results.reduce((total, entry) => total + (entry.result.warnings?.length ?? 0), 0);
+  if (unreadable > 0) {
+    const where = options.json ? "see warnings in the JSON" : "see above";
+    context.logger.warn(`${plural(unreadable, "event", "events")} with unreadable dates left as stored (${where})`);
+  }
   const conflicts = response.conflicts?.length ?? 0;
   if (conflicts > 0) {
     const where = options.json ? "see conflicts in the JSON, or: calsync conflicts" : "see above, or: calsync conflicts";
@@ -53,7 +58,8 @@ export function formatSyncReport(response: SyncResponse, options: { paint: Paint
   ];
   const table = formatTable(columns, response.results.map((entry) => resultRow(entry, paint)), paint);
   const dryRun = options.dryRun ? ` — ${paint("yellow", "dry run, nothing was written")}` : "";
-  return `${table}${formatConflicts(response, paint, options.dryRun)}\n${summaryLine(response, paint)}${dryRun}\n`;
+  const notes = `${formatWarnings(response, paint)}${formatConflicts(response, paint, options.dryRun)}`;
+  return `${table}${notes}\n${summaryLine(response, paint)}${dryRun}\n`;
 }
 
 function resultRow(entry: SyncResultEntry, paint: Paint): string[] {
@@ -71,6 +77,18 @@ function resultRow(entry: SyncResultEntry, paint: Paint): string[] {
     count(result.reservationsCancelled),
     error,
   ];
+}
+
+function formatWarnings(response: SyncResponse, paint: Paint): string {
+  const lines = response.results.flatMap((entry) =>
+    (entry.result.warnings ?? []).map((warning) => {
+      const event = warning.uid ? `event ${JSON.stringify(warning.uid)}` : "an event without UID";
+      return `  ${entry.propertyName} (${entry.source}): ${event}: ${warning.message}`;
+    }),
+  );
+  if (lines.length === 0) return "";
+  const title = `Unreadable events (${lines.length}): a stored reservation is kept as it was, a new one is skipped:`;
+  return `\n${paint("yellow", title)}\n${lines.join("\n")}\n`;
 }
 
 function formatConflicts(response: SyncResponse, paint: Paint, dryRun = false): string {

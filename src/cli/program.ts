@@ -19,10 +19,15 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
 const GETTING_STARTED = `
 First sync, on this machine:
   calsync owner add "Ann Smith"
-  calsync property add "Sea View Loft"
+  calsync property add "Sea View Loft" --timezone Europe/Lisbon
   calsync calendar test --url https://www.airbnb.com/calendar/ical/….ics
   calsync calendar add --property prp_… --url https://www.airbnb.com/calendar/ical/….ics
   calsync sync --local
+
+Web dashboard for owners (same port as the API):
+  calsync owner update own_… --email ann@example.com
+  calsync serve
+  calsync owner invite --owner own_…      # a one-time link where they choose a password
 
 Environment: CALSYNC_DB (database file or postgres:// URL), CALSYNC_API_KEY and CALSYNC_BASE_URL (remote sync),
 CALSYNC_ALLOW_PRIVATE_NETWORKS=1 (let feeds reach private addresses).`;

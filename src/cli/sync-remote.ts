@@ -13,6 +13,7 @@ import {
 import { DEFAULT_BASE_URL } from "../sdk/options.js";
 import { CliFailure, EXIT, UsageError, type CliContext } from "./context.js";
 import { printSyncResponse } from "./output.js";
+import { callDeadline, WaitBeyondDeadline } from "./retry-deadline.js";
 
 /** Flags of a remote sync, as the `sync` command parsed them. */
 export interface RemoteSyncOptions {
@@ -39,10 +40,13 @@ export async function remoteSync(options: RemoteSyncOptions, context: CliContext
   const baseURL = options.baseUrl ?? (env.CALSYNC_BASE_URL?.trim() || DEFAULT_BASE_URL);
   const hide = redactor(apiKey);
 
+  // --timeout bounds the whole call: each attempt gets it, and so does the run of attempts and waits.
+  const deadline = callDeadline(options.timeout);
+
   let client: CalsyncClient;
   try {
     // Both values are passed explicitly, so the SDK's own look at process.env never applies here.
-    client = createClient({ apiKey, baseURL, timeout: options.timeout });
+    client = createClient({ apiKey, baseURL, timeout: options.timeout, fetch: deadline.fetch });
   } catch (error) {
     // The SDK names its option; the user typed a flag or set a variable.
     const source = options.baseUrl !== undefined ? "--base-url" : "CALSYNC_BASE_URL";
@@ -50,11 +54,9 @@ export async function remoteSync(options: RemoteSyncOptions, context: CliContext
     throw error;
   }
 
-  // --timeout bounds the whole call: each attempt gets it, and so does the run of attempts and waits.
-  const deadline = options.timeout === undefined ? undefined : AbortSignal.timeout(options.timeout);
   let response;
   try {
-    response = await client.calendars.sync({ signal: deadline });
+    response = await client.calendars.sync({ signal: deadline.signal });
   } catch (error) {
     throw failureOf(error, client.baseURL, options.timeout, hide);
   }
@@ -68,6 +70,7 @@ function failureOf(error: unknown, baseURL: string, timeout: number | undefined,
     return fail(`authentication failed (${error.code}): ${error.message.replace(/^401 \S+: /, "")}. ${authHint(error.code)}`, EXIT.auth);
   }
   if (error instanceof TimeoutError) return fail(withoutPrefix(error.message), EXIT.network);
+  if (error instanceof AbortError && error.cause instanceof WaitBeyondDeadline) return fail(error.cause.message, EXIT.network);
   if (error instanceof AbortError && isTimeout(error.cause)) {
     return fail(`no answer from ${baseURL} within ${timeout} ms (--timeout)`, EXIT.network);
   }

@@ -2,30 +2,73 @@
 // guest booking from an owner block, and what details its events carry. Add a channel here only.
 import type { CalendarSource } from "../types.js";
 import type { ReservationDetails, ReservationKind } from "./model.js";
+import { foldSummary, wordsPattern } from "./summary-words.js";
 
 interface ChannelRule {
   source: CalendarSource;
   /** Matches a lower-case host name. */
   host: (host: string) => boolean;
-  /** Checked first: summaries that are bookings even though they read like blocks. */
+  /** Checked first: summaries that are bookings even though they read like blocks (tested folded: see foldSummary). */
   bookings?: RegExp[];
-  /** Summaries that are owner blocks on this channel (besides the generic ones). */
+  /** Summaries that are owner blocks on this channel (besides the generic ones; tested folded). */
   blocks?: RegExp[];
   /** Kind of an event no pattern decides. */
   otherwise: ReservationKind;
-  /** Channel-specific details taken from SUMMARY and DESCRIPTION. */
-  details?: (summary: string, description: string) => ReservationDetails;
+  /** Channel-specific details taken from SUMMARY (as written, and folded) and DESCRIPTION. */
+  details?: (summary: string, description: string, folded: string) => ReservationDetails;
+  /** The channel answers an empty calendar with an empty body (no VCALENDAR at all). */
+  emptyBodyIsEmptyCalendar?: boolean;
 }
 
-/** Summaries that mean "the owner closed these nights" on every channel. */
+// The vocabularies below are written folded (lower case, no accents) and cover the languages of the
+// channels' sites: Vrbo's family (abritel.fr, fewo-direkt.de, vrbo.com in Spanish, Italian, Dutch,
+// Portuguese) writes "Réservée - Name", "Reserviert", "Indisponible", "Nicht verfügbar".
+
+/** Summaries that mean "the owner closed these nights" on every channel, anywhere in the summary. */
 const GENERIC_BLOCKS = [
-  /\bnot available\b/i,
-  /\bunavailable\b/i,
-  /\bblocked\b/i,
-  /\bclosed\b/i,
-  /\bowner block\b/i,
-  /^owner(\s+(stay|use|hold|time))?$/i,
+  wordsPattern(
+    [
+      ...["not available", "unavailable", "blocked", "closed", "owner block"],
+      ...["indisponible", "non disponible", "bloque", "bloquee"], // French
+      ...["nicht verfugbar", "gesperrt", "blockiert", "geschlossen", "nicht buchbar"], // German
+      ...["no disponible", "bloqueado", "bloqueada", "cerrado"], // Spanish (and Portuguese "bloqueado")
+      ...["non disponibile", "bloccato", "bloccata", "chiuso"], // Italian
+      ...["niet beschikbaar", "geblokkeerd", "gesloten"], // Dutch
+      ...["indisponivel", "nao disponivel", "fechado"], // Portuguese
+    ],
+    "anywhere",
+  ),
+  /^owner(\s+(stay|use|hold|time))?$/,
 ];
+
+/** Summaries that start like "Reserved": guest bookings, whatever the channel's default. */
+const GENERIC_BOOKINGS: RegExp = wordsPattern(
+  [
+    ...["reserved", "booked"],
+    ...["reservee", "reserve", "reservees", "reserves"], // French "Réservée", "Réservé"
+    ...["reserviert", "gebucht", "belegt"], // German
+    ...["reservado", "reservada", "ocupado"], // Spanish and Portuguese
+    ...["prenotato", "prenotata", "riservato", "riservata", "occupato"], // Italian
+    ...["gereserveerd", "geboekt", "bezet"], // Dutch
+  ],
+  "start",
+);
+
+/** Summaries that start like "Tentative": a booking held but not confirmed ("Provisoire - Sylvie"). */
+const TENTATIVE = wordsPattern(
+  [
+    ...["tentative", "provisional"],
+    "provisoire", // French
+    ...["vorlaufig", "provisorisch"], // German "Vorläufig"
+    ...["provisorio", "provisoria"], // Spanish and Portuguese ("Provisório")
+    ...["provvisorio", "provvisoria"], // Italian
+    "voorlopig", // Dutch
+  ],
+  "start",
+);
+
+/** Booking.com's "CLOSED - Not available" (and older "CLOSED - <guest>"). */
+const BOOKING_CLOSED = /^closed(?![\p{L}\p{N}])/u;
 
 /** `example.com` and any of its subdomains. */
 const domain = (name: string) => (host: string) => host === name || host.endsWith(`.${name}`);
@@ -49,7 +92,7 @@ const CHANNELS: ChannelRule[] = [
     host: brand("airbnb"),
     // "Reserved" is a guest stay; "Airbnb (Not available)" is a block or Airbnb's rolling window
     // (advance notice, booking horizon). Older exports named the guest: "Jane Doe (HMABC12345)".
-    bookings: [/^reserved\b/i, /\(HM[A-Z0-9]{6,}\)$/],
+    bookings: [/\(hm[a-z0-9]{6,}\)$/],
     otherwise: "booking",
     details: airbnbDetails,
   },
@@ -59,9 +102,11 @@ const CHANNELS: ChannelRule[] = [
     // Booking.com exports every sold or closed night as "CLOSED - Not available" and cannot tell them
     // apart; most of them are sold nights, so they count as bookings (a real block looks the same).
     // Older exports wrote "CLOSED - <guest name>" for a sold stay.
-    bookings: [/^closed\b/i],
+    bookings: [BOOKING_CLOSED],
     otherwise: "booking",
-    details: (summary) => guestAfter(/^closed\s*[-–:]\s*(.+)$/i, summary),
+    details: (summary, _description, folded) => guestAfter([BOOKING_CLOSED], summary, folded),
+    // An empty Booking.com calendar is an empty body (HTTP 200, zero bytes), not a broken feed.
+    emptyBodyIsEmptyCalendar: true,
   },
   {
     source: "vrbo",
@@ -73,22 +118,20 @@ const CHANNELS: ChannelRule[] = [
       domain("stayz.com.au"),
       domain("bookabach.co.nz"),
     ),
-    bookings: [/^reserved\b/i],
     otherwise: "booking",
-    // Vrbo/HomeAway put the guest in the summary: "Reserved - Jane Doe".
-    details: (summary) => guestAfter(/^reserved\s*[-–:]\s*(.+)$/i, summary),
+    // Vrbo/HomeAway put the guest in the summary: "Reserved - Jane Doe", "Réservée - Melanie", "Provisoire - Sylvie".
+    details: (summary, _description, folded) => guestAfter([GENERIC_BOOKINGS, TENTATIVE], summary, folded),
   },
   {
     source: "expedia",
     host: any(brand("expedia"), domain("expediapartnercentral.com")),
-    bookings: [/^reserved\b/i],
     otherwise: "booking",
   },
   {
     source: "google",
     host: domain("google.com"),
     // A Google calendar is usually the owner's own: a block unless it plainly names a booking.
-    bookings: [/\b(reserved|booked|booking|reservation)\b/i],
+    bookings: [/\b(reserved|booked|booking|reservation)\b/],
     otherwise: "block",
   },
   {
@@ -96,7 +139,7 @@ const CHANNELS: ChannelRule[] = [
     host: any(brand("tripadvisor"), domain("flipkey.com"), domain("holidaylettings.co.uk")),
     otherwise: "booking",
     // "Tripadvisor Booking: Jane Doe"
-    details: (summary) => guestAfter(/^tripadvisor[^:]*:\s*(.+)$/i, summary),
+    details: (summary, _description, folded) => guestAfter([/^tripadvisor[^:]*(?=:)/], summary, folded),
   },
   {
     source: "agoda",
@@ -136,14 +179,36 @@ function hostOf(url: string): string {
   return "";
 }
 
-/** Decides whether an event is a guest `booking` or an owner `block`, by the channel's rules. */
-export function classifyKind(source: CalendarSource, summary: string, description?: string): ReservationKind {
-  void description; // no channel needs it yet; kept so a rule can look at it without an API change
+/** Kind and details of one event by its channel's rules (the summary is folded once for both). */
+export function describeEvent(
+  source: CalendarSource,
+  summary: string,
+  description?: string,
+  url?: string,
+): { kind: ReservationKind; details: ReservationDetails } {
   const rule = ruleOf(source);
   const text = summary.trim();
-  if (rule.bookings?.some((pattern) => pattern.test(text))) return "booking";
-  if ([...GENERIC_BLOCKS, ...(rule.blocks ?? [])].some((pattern) => pattern.test(text))) return "block";
+  const folded = foldSummary(text);
+  const tentative = TENTATIVE.test(folded);
+  const details = detailsOf(rule, text, folded, (description ?? "").trim(), url);
+  if (tentative) details.tentative = true;
+  return { kind: tentative ? "booking" : kindOf(rule, folded), details };
+}
+
+/** Decides whether an event is a guest `booking` or an owner `block`, by the channel's rules. */
+export function classifyKind(source: CalendarSource, summary: string, description?: string): ReservationKind {
+  return describeEvent(source, summary, description).kind;
+}
+
+function kindOf(rule: ChannelRule, folded: string): ReservationKind {
+  if (rule.bookings?.some((pattern) => pattern.test(folded)) || GENERIC_BOOKINGS.test(folded)) return "booking";
+  if ([...GENERIC_BLOCKS, ...(rule.blocks ?? [])].some((pattern) => pattern.test(folded))) return "block";
   return rule.otherwise;
+}
+
+/** Whether the channel answers an empty calendar with an empty body (CONTRACT §8: Booking.com does). */
+export function emptyBodyIsEmptyCalendar(source: CalendarSource): boolean {
+  return ruleOf(source).emptyBodyIsEmptyCalendar === true;
 }
 
 /** Largest description kept in the details; feeds sometimes put whole e-mails there. */
@@ -154,18 +219,31 @@ const MAX_DESCRIPTION = 1000;
  * `url` is the event's own URL property, used as the reservation URL when the description names none.
  */
 export function extractDetails(source: CalendarSource, summary: string, description?: string, url?: string): ReservationDetails {
-  const text = (description ?? "").trim();
-  const details: ReservationDetails = { ...(ruleOf(source).details?.(summary.trim(), text) ?? {}) };
+  return describeEvent(source, summary, description, url).details;
+}
+
+function detailsOf(rule: ChannelRule, summary: string, folded: string, description: string, url?: string): ReservationDetails {
+  const details: ReservationDetails = { ...(rule.details?.(summary, description, folded) ?? {}) };
   const link = url?.trim();
   if (!details.reservationUrl && link && /^https?:\/\//i.test(link)) details.reservationUrl = link.slice(0, MAX_DESCRIPTION);
-  if (text) details.description = text.slice(0, MAX_DESCRIPTION);
+  if (description) details.description = description.slice(0, MAX_DESCRIPTION);
   return details;
 }
 
-/** `{ guestName }` from the first group of `pattern`, unless it is a channel's "not available" wording. */
-function guestAfter(pattern: RegExp, summary: string): ReservationDetails {
-  const name = pattern.exec(summary)?.[1]?.trim();
-  if (!name || GENERIC_BLOCKS.some((block) => block.test(name))) return {};
+const SEPARATORS = /[-–:]/g;
+
+/**
+ * `{ guestName }` from what follows a lead word and a separator ("Reserved - Jane Doe", "Réservée – Melanie",
+ * "Tripadvisor Booking: Jane"), unless that is a channel's "not available" wording.
+ */
+function guestAfter(leads: RegExp[], summary: string, folded: string): ReservationDetails {
+  const lead = leads.map((pattern) => pattern.exec(folded)).find((match) => match !== null);
+  if (!lead || !/^\s*[-–:]/.test(folded.slice(lead[0].length))) return {};
+  // Folding keeps every separator, so the n-th one of the folded summary is the n-th as written.
+  const before = folded.slice(0, lead[0].length).match(SEPARATORS)?.length ?? 0;
+  const separator = [...summary.matchAll(SEPARATORS)][before];
+  const name = separator ? summary.slice(separator.index + 1).trim() : "";
+  if (!name || GENERIC_BLOCKS.some((block) => block.test(foldSummary(name)))) return {};
   return { guestName: name.slice(0, 200) };
 }
 

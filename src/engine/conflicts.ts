@@ -3,9 +3,9 @@
 // Decisions (see docs/two-way-sync.md):
 // - Only active bookings count. Blocks are the owner's own "not available" and cancelled
 //   reservations hold no nights, so neither can be sold twice.
-// - Everything is compared in nights (all-day dates, `end` exclusive): all-day dates as written,
-//   a timed instant by its UTC date, so a 15:00 check-in and an 11:00 check-out on the same day
-//   are a turnover, not an overlap, whichever form each channel uses. `from`/`to` are dates.
+// - Everything is compared in nights: each reservation's stored `arrival`/`departure` (CONTRACT §8:
+//   timed stays read on the property's wall clock), so a 15:00 check-in and an 11:00 check-out on
+//   the same day are a turnover, not an overlap, whichever form each channel uses. `from`/`to` are dates.
 // - Two bookings of the SAME calendar never make a conflict on their own: a channel does not
 //   sell its own night twice, so a self-overlap is a feed artefact (e.g. a changed stay exported
 //   under a new UID next to the old one) that calsync can neither prevent nor the owner fix.
@@ -14,21 +14,23 @@
 //   conflict with three reservations, not three pairs; an owner resolves a run of nights at once.
 import type { CalendarSource, Conflict, ConflictReservation } from "../types.js";
 import type { ReservationKind, ReservationStatus } from "./model.js";
-import { nightsOf } from "./nights.js";
+import { todayAt } from "./nights.js";
 
 /** A reservation as double-booking detection needs it (a store row joined with its property). */
 export interface ConflictInput {
   id: string;
   propertyId: string;
   propertyName: string;
+  /** The property's IANA zone, where "today" is read; null when not set. */
+  propertyTimeZone: string | null;
   calendarId: string;
   source: CalendarSource;
   kind: ReservationKind;
   status: ReservationStatus;
-  /** `YYYY-MM-DD` (all-day) or ISO-8601 UTC instant. */
-  start: string;
-  /** Exclusive, same forms as `start`. */
-  end: string;
+  /** First night, `YYYY-MM-DD`. */
+  arrival: string;
+  /** The morning after the last night (exclusive), `YYYY-MM-DD`. */
+  departure: string;
   summary: string;
 }
 
@@ -44,11 +46,11 @@ interface Stay {
 /** Options of `findConflicts`. */
 export interface FindConflictsOptions {
   /**
-   * `YYYY-MM-DD`: keep only conflicts with a night on or after this date. A double booking whose
-   * nights are all past cannot be resolved any more, so warning about it after every sync is noise.
-   * @default every conflict, past ones too
+   * Keep only conflicts with a night on or after this moment's date at the property (its zone, else the
+   * machine's). A double booking whose nights are all past cannot be resolved any more, so warning
+   * about it after every sync is noise. @default every conflict, past ones too
    */
-  today?: string;
+  now?: Date;
 }
 
 /**
@@ -60,15 +62,19 @@ export function findConflicts(reservations: ConflictInput[], options: FindConfli
   for (const r of reservations) {
     if (r.kind !== "booking" || r.status !== "active") continue;
     const stays = byProperty.get(r.propertyId) ?? [];
-    stays.push({ input: r, ...nightsOf(r.start, r.end) });
+    stays.push({ input: r, start: r.arrival, end: r.departure });
     byProperty.set(r.propertyId, stays);
   }
 
   const conflicts: ConflictFinding[] = [];
-  for (const stays of byProperty.values()) conflicts.push(...sweep(stays));
-  const { today } = options;
-  // `to` is exclusive: a run ending today had its last night yesterday.
-  return (today === undefined ? conflicts : conflicts.filter((conflict) => conflict.to > today)).sort(compareConflicts);
+  for (const stays of byProperty.values()) {
+    const found = sweep(stays);
+    const { now } = options;
+    const today = now && todayAt(now, stays[0]!.input.propertyTimeZone);
+    // `to` is exclusive: a run ending today had its last night yesterday.
+    conflicts.push(...(today === undefined ? found : found.filter((conflict) => conflict.to > today)));
+  }
+  return conflicts.sort(compareConflicts);
 }
 
 /**

@@ -1,6 +1,8 @@
 // diffReservations(): pure CONTRACT §4 — what one feed changes in one calendar, and the counts to report.
-import { formatDate } from "./local-date.js";
-import { isAllDay, type FeedEvent, type StoredReservation } from "./model.js";
+import { isAllDay, type DatedEvent, type FeedEvent, type StoredReservation } from "./model.js";
+import { datedEvent, todayAt } from "./nights.js";
+import { pairReissued } from "./reissued.js";
+import { unreadableIdentities } from "./unreadable-events.js";
 
 /** The four numbers reported per calendar. */
 export interface DiffCounts {
@@ -13,10 +15,10 @@ export interface DiffCounts {
 /** Changes to apply in one transaction, their counts, and whether the mass-cancellation guard tripped. */
 export interface DiffResult {
   counts: DiffCounts;
-  /** New identities. */
-  inserts: FeedEvent[];
-  /** Known rows to overwrite (changed, back from cancelled, or a moved block under a new UID). */
-  updates: Array<{ id: string; event: FeedEvent }>;
+  /** New identities, with their nights. */
+  inserts: DatedEvent[];
+  /** Known rows to overwrite (changed, back from cancelled, re-issued or a moved block under a new UID). */
+  updates: Array<{ id: string; event: DatedEvent }>;
   /** Ids of active rows to mark cancelled. */
   cancels: string[];
   /** Set when the feed would cancel (nearly) every upcoming reservation; the caller then writes nothing. */
@@ -27,31 +29,38 @@ export interface DiffResult {
 export interface DiffOptions {
   /** The sync's clock: decides which reservations have ended. */
   now: Date;
+  /** The property's IANA zone: where nights and "today" are read (CONTRACT §8). @default the event's zone; today on the machine */
+  timeZone?: string | null;
   /** Skip the mass-cancellation guard. @default false */
   force?: boolean;
+  /**
+   * UIDs of the feed's unreadable events (`parseFeed`'s `unreadable`; "" for one without UID): their
+   * stored reservations stay exactly as they are and count as found. @default []
+   */
+  unreadable?: readonly string[];
 }
 
 /** Compares one calendar's stored reservations with its freshly parsed feed (CONTRACT §4). */
 export function diffReservations(stored: StoredReservation[], incoming: FeedEvent[], options: DiffOptions): DiffResult {
-  const today = formatDate(options.now);
-  const ended = (r: { end: string }) =>
-    isAllDay(r.end) ? r.end <= today : Date.parse(r.end) <= options.now.getTime();
+  // A stay whose departure is today or earlier (at the property) has ended: a guest checking out today is never cancelled.
+  const today = todayAt(options.now, options.timeZone);
+  const ended = (r: StoredReservation) => r.departure <= today;
 
   // Duplicate identities in one feed count once: the last one wins.
-  const events = new Map<string, FeedEvent>();
+  const events = new Map<string, DatedEvent>();
   for (const event of incoming) {
     events.delete(event.uid);
-    events.set(event.uid, event);
+    events.set(event.uid, datedEvent(event, options.timeZone));
   }
   const known = new Map<string, StoredReservation>();
   for (const row of stored) if (!known.has(row.uid)) known.set(row.uid, row);
 
   const counts: DiffCounts = { found: 0, created: 0, updated: 0, cancelled: 0 };
-  const inserts: FeedEvent[] = [];
-  const updates: Array<{ id: string; event: FeedEvent }> = [];
+  const inserts: DatedEvent[] = [];
+  const updates: Array<{ id: string; event: DatedEvent }> = [];
   const cancels: string[] = [];
   const seen = new Set<string>();
-  const fresh: FeedEvent[] = [];
+  const fresh: DatedEvent[] = [];
 
   for (const event of events.values()) {
     const row = known.get(event.uid);
@@ -68,13 +77,37 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
     } else if (changed(row, event)) {
       updates.push({ id: row.id, event });
       counts.updated++;
+    } else if (row.eventZone !== (event.zone ?? null)) {
+      // The zone the nights are recomputed from when the property's changes: kept current, not a visible change.
+      updates.push({ id: row.id, event });
     }
+  }
+
+  // A malformed event never changes what is stored: its reservations are present, as they were.
+  const unreadable = unreadableIdentities(options.unreadable ?? []);
+  for (const row of stored) {
+    if (seen.has(row.id) || !unreadable(row.uid)) continue;
+    seen.add(row.id);
+    if (row.status === "active") counts.found++;
   }
 
   // A stay that ended and dropped off the feed is history, not a cancellation nor a block to move.
   const lost = stored.filter((row) => row.status === "active" && !seen.has(row.id) && !ended(row));
-  const moved = pairMovedBlocks(fresh, lost);
+  const reissued = pairReissued(fresh, lost);
+  const renamed = new Set(reissued.values());
+  const moved = pairMovedBlocks(
+    fresh.filter((event) => !reissued.has(event)),
+    lost.filter((row) => !renamed.has(row)),
+  );
   for (const event of fresh) {
+    const same = reissued.get(event);
+    if (same) {
+      // A channel re-issued the booking under a new UID: the row takes it, and that is one update (CONTRACT §8).
+      // A block under a new UID is Airbnb's daily window again: as below, only a change people can see counts.
+      updates.push({ id: same.id, event });
+      if (event.kind === "booking" || changed(same, event)) counts.updated++;
+      continue;
+    }
     const twin = moved.get(event);
     if (twin) {
       // Airbnb re-emits its rolling "Not available" window daily with moved dates (and sometimes a new
@@ -87,7 +120,7 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
       counts.created++;
     }
   }
-  const continued = new Set([...moved.values()]);
+  const continued = new Set([...moved.values(), ...renamed]);
   for (const row of lost) if (!continued.has(row)) cancels.push(row.id);
   counts.cancelled = cancels.length;
 
@@ -101,8 +134,8 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
  * Pairs new blocks with the unmatched stored blocks they most plausibly continue: same end date first,
  * then same start date, then any overlap (both ends moved). Each stored block pairs at most once.
  */
-function pairMovedBlocks(fresh: FeedEvent[], lost: StoredReservation[]): Map<FeedEvent, StoredReservation> {
-  const pairs = new Map<FeedEvent, StoredReservation>();
+function pairMovedBlocks(fresh: DatedEvent[], lost: StoredReservation[]): Map<DatedEvent, StoredReservation> {
+  const pairs = new Map<DatedEvent, StoredReservation>();
   const free = lost.filter((row) => row.kind === "block");
   const rules: Array<(row: StoredReservation, event: FeedEvent) => boolean> = [
     (row, event) => row.end === event.end,
@@ -126,11 +159,13 @@ function sameForm(row: StoredReservation, event: FeedEvent): boolean {
   return isAllDay(row.start) === isAllDay(event.start);
 }
 
-function changed(row: StoredReservation, event: FeedEvent): boolean {
+function changed(row: StoredReservation, event: DatedEvent): boolean {
   return (
     row.kind !== event.kind ||
     row.start !== event.start ||
     row.end !== event.end ||
+    row.arrival !== event.arrival ||
+    row.departure !== event.departure ||
     row.summary !== event.summary ||
     canonical(row.details) !== canonical(event.details)
   );

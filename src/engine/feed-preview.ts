@@ -1,19 +1,13 @@
 // previewFeed(): what a sync would import from a feed, fetched and read exactly as a sync does
 // (same guarded fetcher, same parser, same hints), without a store: nothing is written anywhere.
-import type { CalendarSource, SyncError } from "../types.js";
+import type { CalendarSource, SyncError, SyncWarning } from "../types.js";
 import { detectSource } from "./channels.js";
 import { fetchFeed } from "./fetch-feed.js";
 import { explainHtmlAnswer } from "./html-answer.js";
 import type { FeedEvent } from "./model.js";
-import { addDays, nightsOf } from "./nights.js";
+import { addDays, stayNights } from "./nights.js";
 import { parseFeed } from "./parse-feed.js";
-
-/** A problem with one event that does not fail the feed (e.g. `unreadable_event`). */
-export interface FeedWarning {
-  code: string;
-  uid?: string;
-  message: string;
-}
+import { unreadableWarnings } from "./unreadable-events.js";
 
 /** What a sync would import (CONTRACT §6, `calsync calendar test --json`). */
 export interface FeedPreview {
@@ -26,7 +20,7 @@ export interface FeedPreview {
   firstNight: string | null;
   /** The night before the latest check-out, `YYYY-MM-DD`; null when there is none. */
   lastNight: string | null;
-  warnings: FeedWarning[];
+  warnings: SyncWarning[];
 }
 
 /** A readable feed's preview, or the error a sync would fail the calendar with. */
@@ -64,9 +58,7 @@ export async function previewFeed(url: string, options: PreviewFeedOptions = {})
   if (!parsed.ok) {
     return { ok: false, source, error: explainHtmlAnswer(parsed.error, { body: fetched.body, source, urls: [url, fetched.finalUrl] }) };
   }
-  // Warnings are additive to parseFeed's result (CONTRACT §4); a parser without them has none to report.
-  const warnings = (parsed as { warnings?: FeedWarning[] }).warnings ?? [];
-  return { ok: true, preview: { source, ...summarise(parsed.events), warnings } };
+  return { ok: true, preview: { source, ...summarise(parsed.events), warnings: unreadableWarnings(parsed.unreadable) } };
 }
 
 function summarise(events: readonly FeedEvent[]): Omit<FeedPreview, "source" | "warnings"> {
@@ -74,9 +66,10 @@ function summarise(events: readonly FeedEvent[]): Omit<FeedPreview, "source" | "
   let firstNight: string | null = null;
   let checkOut: string | null = null;
   for (const event of active) {
-    const nights = nightsOf(event.start, event.end);
-    if (firstNight === null || nights.start < firstNight) firstNight = nights.start;
-    if (checkOut === null || nights.end > checkOut) checkOut = nights.end;
+    // No property yet: timed stays are read in the event's own zone, as a property without one would.
+    const { arrival, departure } = stayNights(event.start, event.end, { event: event.zone });
+    if (firstNight === null || arrival < firstNight) firstNight = arrival;
+    if (checkOut === null || departure > checkOut) checkOut = departure;
   }
   return {
     bookings: active.filter((event) => event.kind === "booking").length,

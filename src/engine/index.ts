@@ -1,5 +1,5 @@
 // Public surface of `calsync/engine`: the sync engine and its pure building blocks.
-export { syncOwner, type SyncOwnerOptions, type SyncProgress } from "./sync.js";
+export { syncOwner, type FeedFetch, type SyncOwnerOptions, type SyncProgress } from "./sync.js";
 export { fetchFeed, type FetchFeedOptions, type FetchFeedResult } from "./fetch-feed.js";
 export { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
 export { parseFeed } from "./parse-feed.js";
@@ -15,9 +15,11 @@ export {
   type ExistingCalendar,
   type OutboundFeedMatch,
 } from "./calendar-checks.js";
-export { previewFeed, type FeedPreview, type FeedPreviewResult, type FeedWarning, type PreviewFeedOptions } from "./feed-preview.js";
+export { previewFeed, type FeedPreview, type FeedPreviewResult, type PreviewFeedOptions } from "./feed-preview.js";
 export { explainHtmlAnswer, type HtmlAnswer } from "./html-answer.js";
 export { findConflicts, findPropertyConflicts, type ConflictInput, type FindConflictsOptions } from "./conflicts.js";
+export { addDays, datedEvent, stayNights, todayAt, type NightZones } from "./nights.js";
+export { canonicalTimeZone } from "./time-zones.js";
 export {
   buildOutboundFeed,
   outboundFeedEtag,
@@ -27,5 +29,5 @@ export {
   type OutboundReservation,
 } from "./outbound-feed.js";
 export type * from "./model.js";
-export type { SyncStore, SyncRunRecord } from "./store-port.js";
+export { FAILING_STREAK, type CalendarStreak, type SyncStore, type SyncRunRecord } from "./store-port.js";
 export type * from "../types.js";

@@ -14,6 +14,8 @@ export interface ReservationDetails {
   phoneLast4?: string;
   guestName?: string;
   description?: string;
+  /** A tentative booking ("Provisoire - Name", "Tentative"): held, not yet confirmed. */
+  tentative?: boolean;
 }
 
 /**
@@ -33,7 +35,21 @@ export interface FeedEvent {
   details: ReservationDetails;
   /** Raw iCalendar properties kept for later use (name → value). */
   raw: Record<string, string>;
+  /**
+   * The zone a timed event was written in: its DTSTART `TZID` (an IANA name or a numeric offset), else
+   * the feed's `X-WR-TIMEZONE`. Absent for all-day events and for UTC times in a feed without a zone.
+   */
+  zone?: string;
 }
+
+/** A stay as calendar dates (CONTRACT §8): `arrival` is the first night, `departure` the morning after the last. */
+export interface Nights {
+  arrival: string;
+  departure: string;
+}
+
+/** A feed event with the nights it takes at its property. */
+export type DatedEvent = FeedEvent & Nights;
 
 /** A reservation as the store holds it. */
 export interface StoredReservation {
@@ -46,7 +62,16 @@ export interface StoredReservation {
   end: string;
   summary: string;
   details: ReservationDetails;
+  /** First night, `YYYY-MM-DD`, as computed when the row was written (CONTRACT §8). */
+  arrival: string;
+  /** The morning after the last night, `YYYY-MM-DD` (exclusive). */
+  departure: string;
+  /** The event's own zone (`FeedEvent.zone`), kept so the nights can be recomputed when the property's zone changes. */
+  eventZone: string | null;
 }
+
+/** Start of the identity of an event without UID (a hash of its start, end and summary follows). */
+export const NO_UID_PREFIX = "nouid:";
 
 /** True when `date` is a `YYYY-MM-DD` all-day date rather than a UTC instant. */
 export function isAllDay(date: string): boolean {
@@ -59,6 +84,8 @@ export interface CalendarRecord {
   propertyId: string;
   propertyName: string;
   source: CalendarSource;
+  /** The property's IANA time zone, where its nights are counted; null when not set. */
+  timeZone: string | null;
   url: string;
   etag: string | null;
   lastModified: string | null;
@@ -80,13 +107,18 @@ export interface FeedState {
 export interface CalendarWrite {
   calendarId: string;
   /** New identities. */
-  inserts: FeedEvent[];
+  inserts: DatedEvent[];
   /** Known rows to overwrite with the event's data and set `active` (changed, or back from cancelled). */
-  updates: Array<{ id: string; event: FeedEvent }>;
+  updates: Array<{ id: string; event: DatedEvent }>;
   /** Ids of active rows to mark `cancelled`. */
   cancels: string[];
   feed: FeedState;
   syncedAt: Date;
+  /**
+   * The property's zone the events' nights were read in. Should the property's zone have changed
+   * since, the store reads them again in the zone it holds at commit. @default null
+   */
+  timeZone?: string | null;
 }
 
 /** A failure to remember on the calendar (nothing else is written). */
@@ -97,4 +129,4 @@ export interface CalendarFailure {
 }
 
 /** What started a run, kept in the sync history. */
-export type SyncTrigger = "cli" | "api" | "schedule" | "demo";
+export type SyncTrigger = "cli" | "api" | "schedule" | "demo" | "dashboard";

@@ -1,24 +1,41 @@
-// Reservations as the nights they occupy: the unit channels sell, and the unit the outbound feed
-// and double-booking detection both work in.
-import { isAllDay } from "./model.js";
+// Reservations as the nights they occupy (CONTRACT §8): the unit channels sell, and the unit the
+// outbound feed, double-booking detection and the "has this stay ended" rule all work in. A night
+// belongs to a place, so a timed stay is read on the wall clock of the property it is at.
+import { formatDate } from "./local-date.js";
+import { isAllDay, type DatedEvent, type FeedEvent, type Nights } from "./model.js";
+import { zoneDate } from "./wall-time.js";
 
-/** A run of nights as all-day dates; `end` is exclusive (the check-out day). */
-export interface NightRange {
-  start: string;
-  end: string;
+/** The zones a timed stay may be read in, most specific to the place first. */
+export interface NightZones {
+  /** The property's IANA zone: where the nights are actually spent. */
+  property?: string | null;
+  /** The zone the event was written in (its DTSTART `TZID`, else the feed's `X-WR-TIMEZONE`). */
+  event?: string | null;
 }
 
 const DAY_MS = 86_400_000;
 
 /**
- * The calendar date of a stored date: an all-day `YYYY-MM-DD` as written, a timed instant by its
- * UTC date (stored instants are UTC; the property's own time zone is not known here).
+ * The nights of a stay from its stored `start`/`end` (CONTRACT §8). All-day dates are taken as
+ * written; a timed instant by its local date in the property's zone, else the event's own zone,
+ * else UTC. `departure` is at least `arrival` + 1 day: a same-day or inverted stay still takes the
+ * night it starts on. A check-in at 16:00 on 10 Dec in Los Angeles (00:00 UTC on the 11th) with
+ * check-out at 10:00 on the 13th is arrival 2026-12-10, departure 2026-12-13, on any machine.
  */
-export function calendarDate(value: string): string {
-  if (isAllDay(value)) return value;
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new RangeError(`not a date: ${JSON.stringify(value)}`);
-  return new Date(ms).toISOString().slice(0, 10);
+export function stayNights(start: string, end: string, zones: NightZones = {}): Nights {
+  const arrival = localDate(start, zones);
+  const last = localDate(end, zones);
+  return { arrival, departure: last > arrival ? last : addDays(arrival, 1) };
+}
+
+/** `event` with its nights at a property in `propertyZone` (null: the event's own zone, else UTC). */
+export function datedEvent(event: FeedEvent, propertyZone?: string | null): DatedEvent {
+  return { ...event, ...stayNights(event.start, event.end, { property: propertyZone, event: event.zone }) };
+}
+
+/** Today's date at a property: on its wall clock when it has a zone, else on the machine's (CONTRACT §8). */
+export function todayAt(now: Date, propertyZone?: string | null): string {
+  return (propertyZone && zoneDate(now, propertyZone)) || formatDate(now);
 }
 
 /** `date` (`YYYY-MM-DD`) moved by `days`, computed in UTC so no local offset can shift it. */
@@ -28,14 +45,15 @@ export function addDays(date: string, days: number): string {
   return new Date(ms + days * DAY_MS).toISOString().slice(0, 10);
 }
 
-/**
- * The nights a reservation covers: start date up to end date (exclusive), at least one night.
- * A timed stay 15:00 → 11:00 three days later covers three nights, and its check-out day stays
- * free for the next guest, exactly like the all-day form of the same stay.
- */
-export function nightsOf(start: string, end: string): NightRange {
-  const first = calendarDate(start);
-  const last = calendarDate(end);
-  // A same-day (or inverted) event still takes the night it starts on.
-  return { start: first, end: last > first ? last : addDays(first, 1) };
+// A zone that is not one (a typo stored before validation, a TZID Intl does not know) falls through
+// to the next, so a stay is never dropped for want of a zone.
+function localDate(value: string, zones: NightZones): string {
+  if (isAllDay(value)) return value;
+  const instant = new Date(value);
+  if (Number.isNaN(instant.getTime())) throw new RangeError(`not a date: ${JSON.stringify(value)}`);
+  for (const zone of [zones.property, zones.event]) {
+    const date = zone ? zoneDate(instant, zone) : null;
+    if (date) return date;
+  }
+  return instant.toISOString().slice(0, 10);
 }

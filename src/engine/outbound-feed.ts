@@ -4,16 +4,15 @@ import { createHash } from "node:crypto";
 import ical, { escape, ICalEventTransparency } from "ical-generator";
 import type { CalendarSource } from "../types.js";
 import type { ReservationKind, ReservationStatus } from "./model.js";
-import { nightsOf } from "./nights.js";
 
 /** A reservation as the outbound feed needs it; nothing about the guest on purpose. */
 export interface OutboundReservation {
   id: string;
   source: CalendarSource;
-  /** `YYYY-MM-DD` (all-day) or ISO-8601 UTC instant. */
-  start: string;
-  /** Exclusive, same forms as `start`. */
-  end: string;
+  /** First night, `YYYY-MM-DD` (CONTRACT §8). */
+  arrival: string;
+  /** The morning after the last night (exclusive), `YYYY-MM-DD`. */
+  departure: string;
   kind: ReservationKind;
   status: ReservationStatus;
 }
@@ -46,8 +45,8 @@ export const OUTBOUND_SUMMARY = "Not available";
 /**
  * The property's outbound iCalendar feed (CRLF, folded lines): one all-day event per active
  * reservation not from an excluded source, with the UID `<reservation id>@calsync`.
- * A timed reservation becomes the dates it covers (UTC date of start → UTC date of end, at least
- * one night), because channels' importers only understand whole nights.
+ * Each event spans the reservation's nights, `arrival` → `departure` (for a timed stay, its dates on
+ * the property's wall clock), because channels' importers only understand whole nights.
  * Bookings and blocks alike are exported: an owner block on one channel closes the others too.
  */
 export function buildOutboundFeed(input: OutboundFeedInput): string {
@@ -62,9 +61,8 @@ export function buildOutboundFeed(input: OutboundFeedInput): string {
 
   const events = input.reservations
     .filter((r) => r.status === "active" && !excluded.has(r.source))
-    .map((r) => ({ id: r.id, ...nightsOf(r.start, r.end) }))
     // Input order must not change the body, or the ETag would change without the data changing.
-    .sort((a, b) => compare(a.start, b.start) || compare(a.id, b.id));
+    .sort((a, b) => compare(a.arrival, b.arrival) || compare(a.id, b.id));
 
   for (const event of events) {
     calendar.createEvent({
@@ -72,8 +70,8 @@ export function buildOutboundFeed(input: OutboundFeedInput): string {
       allDay: true,
       // UTC midnight: with no calendar time zone ical-generator formats dates with UTC getters,
       // so the machine's offset cannot move a night.
-      start: utcMidnight(event.start),
-      end: utcMidnight(event.end),
+      start: utcMidnight(event.arrival),
+      end: utcMidnight(event.departure),
       stamp,
       summary: OUTBOUND_SUMMARY,
       transparency: ICalEventTransparency.OPAQUE,

@@ -2,10 +2,13 @@
 import { createHash } from "node:crypto";
 import ical, { type VEvent } from "node-ical";
 import type { CalendarSource, SyncError } from "../types.js";
-import { classifyKind, extractDetails } from "./channels.js";
+import { describeEvent, emptyBodyIsEmptyCalendar } from "./channels.js";
+import { eventZone } from "./event-zone.js";
+import { looksLikeHtml } from "./html-answer.js";
 import { addLocalDays, formatDate } from "./local-date.js";
-import type { FeedEvent } from "./model.js";
+import { NO_UID_PREFIX, type FeedEvent } from "./model.js";
 import { expandOccurrences, expansionCost, type Occurrence } from "./recurrence.js";
+import { distinctUnreadable, setAsideUnreadable, unreadableIdentities, type UnreadableEvent } from "./unreadable-events.js";
 import { stableInstant } from "./wall-time.js";
 
 export { formatDate } from "./local-date.js";
@@ -20,8 +23,13 @@ export interface ParseFeedOptions {
   horizonDays?: number;
 }
 
-/** Result of parsing one feed: events, or why the body is not a usable calendar. */
-export type ParseFeedResult = { ok: true; events: FeedEvent[] } | { ok: false; error: SyncError };
+/**
+ * Result of parsing one feed: events (and the events left out because their dates cannot be read),
+ * or why the body is not a usable calendar.
+ */
+export type ParseFeedResult =
+  | { ok: true; events: FeedEvent[]; unreadable: UnreadableEvent[] }
+  | { ok: false; error: SyncError };
 
 /**
  * Most dates all recurring series of one feed may make the expander visit (by `expansionCost`,
@@ -52,12 +60,17 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
   // node-ical splits lines on \r?\n and keeps a BOM in the first line; CR-only feeds exist.
   const unmarked = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const body = LONE_CR.test(unmarked) ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
+  if (!body.trim() && emptyBodyIsEmptyCalendar(options.source)) return { ok: true, events: [], unreadable: [] };
   const problem = structuralProblem(body);
   if (problem) return { ok: false, error: { code: "not_icalendar", message: `feed is not an iCalendar file (${problem})` } };
 
+  const { body: readable, unreadable } = setAsideUnreadable(body);
+  // What node-ical still makes of an unreadable UID (another copy of it, the series of an unreadable
+  // override) is left out too: which copy is right cannot be known.
+  const setAside = unreadableIdentities(unreadable.filter((event) => event.uid !== "").map((event) => event.uid));
   let parsed: ReturnType<typeof ical.sync.parseICS>;
   try {
-    parsed = quietly(() => ical.sync.parseICS(body));
+    parsed = quietly(() => ical.sync.parseICS(readable));
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 200) : "unknown error";
     return { ok: false, error: { code: "parse_error", message: `feed could not be parsed: ${reason}` } };
@@ -80,14 +93,22 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
         // The cost bound is in dates; a date's work varies a hundredfold between rule shapes and zones.
         if (component.rrule && performance.now() - started > MAX_EXPANSION_MS) throw new Error(SLOW_EXPANSION);
         for (const occurrence of expandOccurrences(component, window)) {
+          // "Free" time (TRANSP:TRANSPARENT: a reminder, a plumber's call) takes no night: no reservation.
+          if (isTransparent(occurrence.event)) continue;
           const event = toFeedEvent(occurrence, options.source, zone);
-          if (!event) continue;
+          if (!event) {
+            // What the raw-text check let through and node-ical still could not read.
+            const uid = typeof occurrence.event.uid === "string" ? occurrence.event.uid.trim() : "";
+            unreadable.push({ uid, message: `${isValidDate(occurrence.start) ? "DTEND" : "DTSTART"} could not be read` });
+            continue;
+          }
+          if (setAside(event.uid)) continue;
           events.delete(event.uid);
           events.set(event.uid, event);
         }
       }
     });
-    return { ok: true, events: [...events.values()] };
+    return { ok: true, events: [...events.values()], unreadable: distinctUnreadable(unreadable) };
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 200) : "unknown error";
     return { ok: false, error: { code: "parse_error", message: `feed could not be read: ${reason}` } };
@@ -99,7 +120,7 @@ function structuralProblem(body: string): string | null {
   const trimmed = body.trim();
   if (!trimmed) return "empty";
   if (!/^BEGIN:VCALENDAR\s*$/im.test(trimmed)) {
-    return /^<|<html|<!doctype/i.test(trimmed) ? "got HTML" : "no BEGIN:VCALENDAR";
+    return looksLikeHtml(trimmed) ? "got HTML" : "no BEGIN:VCALENDAR";
   }
   const lastLine = trimmed.slice(trimmed.lastIndexOf("\n") + 1);
   if (!/^END:VCALENDAR\s*$/i.test(lastLine)) return "truncated: no END:VCALENDAR at the end";
@@ -129,7 +150,7 @@ function calendarZone(parsed: Record<string, unknown>): string | undefined {
 
 function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: string | undefined): FeedEvent | null {
   const { event, start, end, allDay } = occurrence;
-  if (!isValidDate(start)) return null;
+  if (!isValidDate(start) || (end !== undefined && !isValidDate(end))) return null;
   let startText: string;
   let endText: string;
   // A DTEND on or before DTSTART is read like a missing one (one night; an instant when timed): DTSTART
@@ -147,19 +168,24 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
   const summary = text(event.summary).trim();
   const description = text(event.description);
   const uid = typeof event.uid === "string" && event.uid.trim() ? event.uid.trim() : undefined;
-  const base = uid ?? `nouid:${createHash("sha256").update(`${startText}|${endText}|${summary}`).digest("hex").slice(0, 32)}`;
+  const base = uid ?? `${NO_UID_PREFIX}${createHash("sha256").update(`${startText}|${endText}|${summary}`).digest("hex").slice(0, 32)}`;
   const identity = occurrence.recurrenceKey === undefined ? base : `${base}#${occurrence.recurrenceKey}`;
+  const timedZone = allDay ? undefined : eventZone(start, zone);
 
   return {
     uid: identity,
-    kind: classifyKind(source, summary, description),
+    ...describeEvent(source, summary, description, text(event.url)),
     start: startText,
     end: endText,
     summary,
     cancelled: text(event.status).toUpperCase() === "CANCELLED",
-    details: extractDetails(source, summary, description, text(event.url)),
     raw: rawOf(event),
+    ...(timedZone ? { zone: timedZone } : {}),
   };
+}
+
+function isTransparent(event: Occurrence["event"]): boolean {
+  return text(event.transparency).trim().toUpperCase() === "TRANSPARENT";
 }
 
 function rawOf(event: Partial<VEvent>): Record<string, string> {

@@ -22,6 +22,17 @@ export interface SyncRunRecord {
   response: SyncResponse;
 }
 
+/** Failures in a row at which a calendar is reported as failing (a warning in the server's log). */
+export const FAILING_STREAK = 3;
+
+/** A calendar's run of failures (CONTRACT §8). */
+export interface CalendarStreak {
+  /** Failed syncs in a row, this one included. */
+  consecutiveFailures: number;
+  /** ISO time of the first failure of the streak. */
+  failingSince: string | null;
+}
+
 /** Storage operations the sync engine needs. Methods are async so that a networked store fits. */
 export interface SyncStore {
   /** The owner's property count and calendars, ordered by property name, then calendar creation. */
@@ -30,10 +41,13 @@ export interface SyncStore {
   calendarReservations(calendarId: string): Promise<StoredReservation[]>;
   /** Applies one calendar's changes and feed state in a single transaction: all or nothing. */
   applyCalendarSync(write: CalendarWrite): Promise<void>;
-  /** Records a failed attempt on the calendar; reservations stay untouched. */
-  recordCalendarFailure(failure: CalendarFailure): Promise<void>;
+  /**
+   * Records a failed attempt on the calendar and lengthens its streak; reservations stay untouched.
+   * A success (`applyCalendarSync`) ends the streak. A calendar removed meanwhile gives a streak of 0.
+   */
+  recordCalendarFailure(failure: CalendarFailure): Promise<CalendarStreak>;
   /** Appends a run and its per-calendar results to the history. */
   recordSyncRun(run: SyncRunRecord): Promise<void>;
-  /** Every active booking (not blocks) of one property, for double-booking detection. */
+  /** Every active booking (not blocks) of one property with its nights, for double-booking detection. */
   propertyActiveBookings(propertyId: string): Promise<ConflictInput[]>;
 }

@@ -1,14 +1,15 @@
 // syncOwner(): the whole run on one screen — load, fetch, parse, diff, write, report.
 import { createHash } from "node:crypto";
-import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry } from "../types.js";
+import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry, SyncWarning } from "../types.js";
 import { findPropertyConflicts } from "./conflicts.js";
 import { diffReservations } from "./diff.js";
-import { fetchFeed } from "./fetch-feed.js";
+import { fetchFeed, type FetchFeedResult } from "./fetch-feed.js";
 import { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
 import { explainHtmlAnswer } from "./html-answer.js";
 import { formatDate } from "./local-date.js";
 import type { CalendarRecord, SyncTrigger } from "./model.js";
 import { parseFeed } from "./parse-feed.js";
+import { unreadableWarnings } from "./unreadable-events.js";
 import type { SyncStore } from "./store-port.js";
 
 /** Options of one sync run; each door builds this from its flags and environment. */
@@ -38,15 +39,29 @@ export interface SyncOwnerOptions {
   now?: () => Date;
   /** Called after each calendar finishes. */
   onProgress?: (progress: SyncProgress) => void;
+  /** Called after each feed fetch, e.g. for metrics; the wait for a fetch slot is not counted. */
+  onFeedFetched?: (fetch: FeedFetch) => void;
+}
+
+/** One feed fetch, as `onFeedFetched` reports it. */
+export interface FeedFetch {
+  source: CalendarSource;
+  outcome: FetchFeedResult["kind"];
+  durationMs: number;
 }
 
 /** Progress of a run, reported after each calendar. */
 export interface SyncProgress {
   done: number;
   total: number;
+  calendarId: string;
   propertyName: string;
   source: CalendarSource;
   ok: boolean;
+  /** Why the calendar failed, when it did. */
+  error?: SyncError;
+  /** The calendar's failures in a row after this attempt (0 after a success); absent in a dry run. */
+  consecutiveFailures?: number;
 }
 
 /** Synchronises every calendar of one owner and returns the Sync response of API v1. */
@@ -63,12 +78,22 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   const settled = await Promise.allSettled(
     calendars.map(async (calendar) => {
       const entry = await syncCalendar(calendar, options, limiter, clock);
+      const error = entry.result.error;
+      // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
+      const streak = options.dryRun
+        ? undefined
+        : error
+          ? (await options.store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt: clock() })).consecutiveFailures
+          : 0;
       options.onProgress?.({
         done: ++done,
         total: calendars.length,
+        calendarId: calendar.id,
         propertyName: calendar.propertyName,
         source: calendar.source,
         ok: entry.ok,
+        ...(error ? { error } : {}),
+        ...(streak === undefined ? {} : { consecutiveFailures: streak }),
       });
       return entry;
     }),
@@ -81,7 +106,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   const conflicts = await findPropertyConflicts(
     (propertyId) => options.store.propertyActiveBookings(propertyId),
     calendars.map((calendar) => calendar.propertyId),
-    { today: formatDate(clock()) },
+    { now: clock() },
   );
   const failed = results.filter((entry) => !entry.ok).length;
   const response: SyncResponse = {
@@ -115,20 +140,22 @@ async function syncCalendar(
   clock: () => Date,
 ): Promise<SyncResultEntry> {
   const { store } = options;
-  const fail = async (error: SyncError): Promise<SyncResultEntry> => {
-    if (!options.dryRun) await store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt: clock() });
-    return entryOf(calendar, { found: 0, created: 0, updated: 0, cancelled: 0 }, error);
-  };
+  // The failure itself is recorded by the caller, which reports the calendar's streak.
+  const fail = async (error: SyncError): Promise<SyncResultEntry> =>
+    entryOf(calendar, { found: 0, created: 0, updated: 0, cancelled: 0 }, error);
 
-  const fetched = await limiter.run(hostOf(calendar.url), () =>
-    fetchFeed(calendar.url, {
+  const fetched = await limiter.run(hostOf(calendar.url), async () => {
+    const started = performance.now();
+    const result = await fetchFeed(calendar.url, {
       etag: calendar.etag,
       lastModified: calendar.lastModified,
       timeoutMs: options.timeoutMs,
       maxBytes: options.maxBytes,
       allowPrivateNetworks: options.allowPrivateNetworks,
-    }),
-  );
+    });
+    options.onFeedFetched?.({ source: calendar.source, outcome: result.kind, durationMs: performance.now() - started });
+    return result;
+  });
   if (fetched.kind === "error") return fail(fetched.error);
 
   const unchanged = { found: calendar.lastFound, created: 0, updated: 0, cancelled: 0 };
@@ -161,7 +188,8 @@ async function syncCalendar(
   }
 
   const stored = await store.calendarReservations(calendar.id);
-  const diff = diffReservations(stored, parsed.events, { now, force: options.force });
+  const unreadable = parsed.unreadable.map((event) => event.uid);
+  const diff = diffReservations(stored, parsed.events, { now, force: options.force, unreadable, timeZone: calendar.timeZone });
   if (diff.suspicious) {
     const { cancelling, upcoming } = diff.suspicious;
     return fail({
@@ -169,23 +197,32 @@ async function syncCalendar(
       message: `feed would cancel ${cancelling} of ${upcoming} upcoming reservations; nothing was changed (force to apply)`,
     });
   }
+  const warnings = unreadableWarnings(parsed.unreadable);
+  // Warnings are not stored: a feed with unreadable events is fetched and read in full every time (no
+  // validators, no body hash), so each sync reports them again until the channel fixes the event.
+  const feed =
+    warnings.length === 0
+      ? { etag: fetched.etag, lastModified: fetched.lastModified, contentHash }
+      : { etag: null, lastModified: null, contentHash: null };
   if (!options.dryRun) {
     await store.applyCalendarSync({
       calendarId: calendar.id,
       inserts: diff.inserts,
       updates: diff.updates,
       cancels: diff.cancels,
-      feed: { etag: fetched.etag, lastModified: fetched.lastModified, contentHash, lastFound: diff.counts.found },
+      feed: { ...feed, lastFound: diff.counts.found },
       syncedAt: now,
+      timeZone: calendar.timeZone,
     });
   }
-  return entryOf(calendar, diff.counts);
+  return entryOf(calendar, diff.counts, undefined, warnings);
 }
 
 function entryOf(
   calendar: CalendarRecord,
   counts: { found: number; created: number; updated: number; cancelled: number },
   error?: SyncError,
+  warnings: SyncWarning[] = [],
 ): SyncResultEntry {
   return {
     propertyId: calendar.propertyId,
@@ -199,6 +236,8 @@ function entryOf(
       reservationsUpdated: counts.updated,
       reservationsCancelled: counts.cancelled,
       ...(error ? { error } : {}),
+      // Additive to v1, like `conflicts`: absent rather than empty.
+      ...(warnings.length > 0 ? { warnings } : {}),
     },
   };
 }
@@ -212,7 +251,7 @@ function hostOf(url: string): string {
 }
 
 // Bump when parsing or channel rules change, so an upgrade re-reads feeds whose bytes did not change.
-const RULES_VERSION = 1;
+const RULES_VERSION = 2;
 
 /**
  * Identifies a body as parsed on one day: recurring events expand relative to today, so an

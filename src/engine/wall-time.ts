@@ -1,6 +1,7 @@
-// node-ical reads a date-time whose zone it cannot place (a floating time, an unknown TZID) in the
-// machine's own zone, so two machines would store two instants. Re-read such wall times in the
-// calendar's zone (X-WR-TIMEZONE) or else as UTC, so every machine agrees.
+// Wall clocks of named zones, never the machine's. node-ical reads a date-time whose zone it cannot
+// place (a floating time, an unknown TZID) in the machine's own zone, so two machines would store two
+// instants: re-read such wall times in the calendar's zone (X-WR-TIMEZONE) or else as UTC. And the
+// calendar date an instant falls on in a zone (a stay's nights, "today" at a property).
 
 const formats = new Map<string, Intl.DateTimeFormat | null>();
 
@@ -27,13 +28,38 @@ function formatter(zone: string): Intl.DateTimeFormat | null {
   return format;
 }
 
-/** Numeric offsets node-ical applies itself: "+02:00", "UTC+2", "GMT+0200". */
-const OFFSET = /^(?:utc|gmt)?\s*[+-]\d{1,2}(?::?\d{2})?$/i;
+/** True when `zone` is an IANA zone name Intl knows (any case), or (with `offsets`) a numeric offset such as "+02:00". */
+export function isTimeZone(zone: string, offsets = true): boolean {
+  if (offsetMinutes(zone) !== null) return offsets;
+  return formatter(zone) !== null;
+}
+
+/**
+ * The `YYYY-MM-DD` date the wall clock of `zone` shows at `instant` (an IANA name or a numeric offset),
+ * or null when `zone` is neither. Never depends on the machine's own zone.
+ */
+export function zoneDate(instant: Date, zone: string): string | null {
+  const offset = offsetMinutes(zone);
+  if (offset !== null) return new Date(instant.getTime() + offset * 60_000).toISOString().slice(0, 10);
+  const format = formatter(zone);
+  if (!format) return null;
+  const parts: Record<string, string> = {};
+  for (const part of format.formatToParts(instant)) parts[part.type] = part.value;
+  return `${(parts["year"] ?? "").padStart(4, "0")}-${(parts["month"] ?? "").padStart(2, "0")}-${(parts["day"] ?? "").padStart(2, "0")}`;
+}
+
+/** Minutes a numeric offset zone ("+02:00", "UTC-5", "GMT+0530") is ahead of UTC; null for anything else. */
+function offsetMinutes(zone: string): number | null {
+  const match = /^(?:utc|gmt)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$/i.exec(zone.trim());
+  if (!match) return null;
+  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
+  return minutes > 18 * 60 ? null : (match[1] === "-" ? -minutes : minutes);
+}
 
 /** The instant of a node-ical date-time, the same on every machine. `calendarZone` is X-WR-TIMEZONE. */
 export function stableInstant(date: Date, calendarZone?: string): Date {
   const zone: unknown = (date as Date & { tz?: unknown }).tz;
-  if (typeof zone === "string" && (OFFSET.test(zone.trim()) || formatter(zone))) return date;
+  if (typeof zone === "string" && isTimeZone(zone)) return date;
   // Local getters give back the wall time exactly as written in the feed.
   const wall = Date.UTC(date.getFullYear(), date.getMonth(), date.getDate(), date.getHours(), date.getMinutes(), date.getSeconds());
   const format = calendarZone ? formatter(calendarZone) : null;

@@ -26,4 +26,6 @@ export type {
   SyncResultDetails,
   SyncResultEntry,
   SyncStatus,
+  SyncWarning,
+  SyncWarningCode,
 } from "../types.js";

@@ -1,17 +1,23 @@
-// The h3 app of API v1 (CONTRACT §2): routes here; auth, errors, request ids and single flight in their own files.
+// The h3 app of API v1 (CONTRACT §2) and the owner dashboard (§9): API routes here; auth, errors, request ids,
+// single flight and the dashboard's pages in their own files.
 import { H3, type H3Event } from "h3";
 import type { FetchLimiter } from "../engine/fetch-limiter.js";
 import { isStoreUnavailable } from "../store/errors.js";
 import type { Store } from "../store/types.js";
 import type { AccessLogLine } from "./access-log.js";
 import { authenticate } from "./auth.js";
+import { errorPage, isApiPath, maskInvitePath, notFoundPage, registerDashboard } from "./dashboard/index.js";
+import { withSecurityHeaders } from "./dashboard/security.js";
 import { errorResponse, jsonResponse } from "./errors.js";
+import { registerMetricsRoute, type ServerMetrics } from "./metrics.js";
+import { registerOpenApiRoute } from "./openapi/route.js";
 import { maskFeedPath, registerOutboundFeedRoute } from "./outbound-route.js";
+import { DEFAULT_RATE_LIMIT, limitSyncRequest, memoryRateLimiter, withRateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";
 import { requestIdOf } from "./request-id.js";
+import { SYNC_PATH } from "./routes.js";
 import { createSyncRunner, type SyncRunner } from "./single-flight.js";
 
-/** The one endpoint of API v1. */
-export const SYNC_PATH = "/api/v1/calendars/sync";
+export { SYNC_PATH };
 
 /** What a 503 tells clients to wait before trying again, in seconds (the SDK honours it). */
 const RETRY_AFTER_S = 2;
@@ -34,6 +40,18 @@ export interface AppOptions {
   feedTimeoutMs?: number;
   /** Single-flight runner to share with a scheduler; built from the options above when left out. */
   runner?: SyncRunner;
+  /** Counts sync requests per token; `null` for no limit. @default 6 a minute per token, in memory */
+  rateLimiter?: TokenRateLimiter | null;
+  /** Serves `GET /metrics` and counts requests (and runs, when the runner is built here). @default no metrics */
+  metrics?: ServerMetrics;
+  /** Serve the owner dashboard at `/` (it assumes the app is not mounted under a prefix). @default true */
+  dashboard?: boolean;
+  /**
+   * Believe `X-Forwarded-Proto`, `X-Forwarded-Host` and the last `X-Forwarded-For` entry (one reverse proxy
+   * in front): session cookies get `Secure` behind an HTTPS proxy, sign-in throttling counts real clients.
+   * @default false
+   */
+  trustProxy?: boolean;
 }
 
 // Per-request facts the access log needs, kept off the public event context.
@@ -52,7 +70,7 @@ function stateOf(event: H3Event): RequestState {
   return state;
 }
 
-/** Builds the h3 app serving API v1 over `options.store`; mount it in your own h3 app or serve it with `startServer`. */
+/** Builds the h3 app serving API v1 and the owner dashboard over `options.store`; mount it in your own h3 app or serve it with `startServer`. */
 export function createApp(options: AppOptions): H3 {
   const now = options.now ?? (() => new Date());
   const runner =
@@ -63,27 +81,37 @@ export function createApp(options: AppOptions): H3 {
       limiter: options.limiter,
       feedTimeoutMs: options.feedTimeoutMs,
       now: options.now,
+      ...options.metrics?.syncHooks,
     });
+  const rateLimiter = options.rateLimiter === undefined ? memoryRateLimiter(DEFAULT_RATE_LIMIT) : options.rateLimiter;
   // Malformed URLs reach our 404 instead of h3's own 400 body; nothing is printed by h3 itself.
   const app = new H3({ allowMalformedURL: true, silent: true });
 
-  // Wraps every route: request id, unknown paths, faults → generic 500 (503 for an unreachable database), access log.
+  const dashboard = options.dashboard ?? true;
+  // The API's paths (and every path without the dashboard) answer JSON; the dashboard's answer HTML.
+  const json = (event: H3Event) => !dashboard || isApiPath(event.url.pathname);
+
+  // Wraps every route: request id, unknown paths, faults → generic 500 (503 for an unreachable database),
+  // security headers, access log.
   app.use(async (event, next) => {
     const started = performance.now();
     const state = stateOf(event);
     let response: Response;
     try {
       const result = await next();
-      response = result instanceof Response ? result : errorResponse(404, "not_found", state.requestId);
+      if (result instanceof Response) response = result;
+      else response = json(event) ? errorResponse(404, "not_found", state.requestId) : notFoundPage();
     } catch (error) {
       options.onError?.(error, state.requestId);
-      response = isStoreUnavailable(error)
-        ? errorResponse(503, "unavailable", state.requestId, { "retry-after": String(RETRY_AFTER_S) })
-        : errorResponse(500, "internal_error", state.requestId);
+      response = faultResponse(error, json(event), state.requestId);
     }
+    withRateLimitPolicy(response, event.url.pathname, rateLimiter);
+    options.metrics?.countRequest(event.req.method, event.context.matchedRoute?.route, response.status);
+    withSecurityHeaders(response);
+    if (!response.headers.has("x-request-id")) response.headers.set("x-request-id", state.requestId);
     options.logger?.({
       method: event.req.method,
-      path: maskFeedPath(event.url.pathname),
+      path: maskInvitePath(maskFeedPath(event.url.pathname)),
       status: response.status,
       ms: Math.round(performance.now() - started),
       requestId: state.requestId,
@@ -98,15 +126,30 @@ export function createApp(options: AppOptions): H3 {
     const auth = await authenticate(options.store, event.req.headers, state.requestId, now());
     if (!auth.ok) return auth.response;
     state.ownerId = auth.ownerId;
+    // Counted before joining or starting a run: a request that joins a running sync still counts.
+    const limit = await limitSyncRequest(rateLimiter, auth.tokenId, state.requestId);
+    if ("refused" in limit) return limit.refused;
     const response = await runner.run(auth.ownerId, "api");
-    return jsonResponse(response.ok ? 200 : 207, response, state.requestId);
+    return jsonResponse(response.ok ? 200 : 207, response, state.requestId, limit.headers);
   });
 
   app.all(SYNC_PATH, (event) =>
     errorResponse(405, "method_not_allowed", stateOf(event).requestId, { allow: "POST" }),
   );
 
+  registerOpenApiRoute(app, (event) => stateOf(event).requestId);
+  if (options.metrics) registerMetricsRoute(app, options.metrics, (event) => stateOf(event).requestId);
   registerOutboundFeedRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId });
+  if (dashboard) {
+    registerDashboard(app, {
+      store: options.store,
+      runner,
+      now,
+      trustProxy: options.trustProxy ?? false,
+      allowPrivateNetworks: options.allowPrivateNetworks ?? false,
+      feedTimeoutMs: options.feedTimeoutMs,
+    });
+  }
 
   app.get("/healthz", async (event) => {
     const { requestId } = stateOf(event);
@@ -115,4 +158,17 @@ export function createApp(options: AppOptions): H3 {
   });
 
   return app;
+}
+
+// A fault as the client reads it: JSON or an HTML page, 503 with Retry-After while the database is unreachable.
+function faultResponse(error: unknown, json: boolean, requestId: string): Response {
+  if (isStoreUnavailable(error)) {
+    const headers = { "retry-after": String(RETRY_AFTER_S) };
+    return json
+      ? errorResponse(503, "unavailable", requestId, headers)
+      : errorPage(503, "Database unavailable", "The server cannot reach its database right now. Try again in a moment.", { headers });
+  }
+  return json
+    ? errorResponse(500, "internal_error", requestId)
+    : errorPage(500, "Something went wrong", `The server could not answer. Its log has the details under request id ${requestId}.`);
 }

@@ -7,21 +7,27 @@ const MESSAGES: Record<ApiErrorCode, string> = {
   invalid_token: "the API token is malformed or unknown",
   expired_token: "the API token has expired",
   revoked_token: "the API token has been revoked",
-  invalid_request: "the request's parameters are not valid",
   not_found: "no such endpoint; the API is POST /api/v1/calendars/sync",
   method_not_allowed: "use POST for /api/v1/calendars/sync",
   internal_error: "unexpected server error",
+  bad_request: "the request could not be read as HTTP",
+  request_too_large: "the request's headers are too large",
+  rate_limited: "too many requests for this API token; retry after the time in Retry-After",
   unavailable: "the database cannot be reached; try again shortly",
 };
 
-// Reason phrases for the statuses the API answers with; without one, Node sends an empty phrase.
-const REASONS: Record<number, string> = {
+/** Reason phrases for the statuses the API answers with; without one, Node sends an empty phrase. */
+export const REASONS: Record<number, string> = {
   200: "OK",
   207: "Multi-Status",
   400: "Bad Request",
   401: "Unauthorized",
   404: "Not Found",
   405: "Method Not Allowed",
+  408: "Request Timeout",
+  413: "Content Too Large",
+  429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   503: "Service Unavailable",
 };

@@ -1,6 +1,17 @@
-// Public surface of `calsync/server`: the h3 app to mount anywhere, the ready server, and API tokens.
+// Public surface of `calsync/server`: the h3 app to mount anywhere, the ready server, API tokens, and the
+// integrator surface (rate limiters, metrics, the OpenAPI document).
 export { createApp, SYNC_PATH, type AppOptions } from "./app.js";
 export { startServer, type ServeOptions, type RunningServer } from "./serve.js";
 export type { AccessLogLine } from "./access-log.js";
 export type { SyncRunner } from "./single-flight.js";
 export { generateToken, hashToken, checkToken, type GeneratedToken, type TokenCheck } from "./tokens.js";
+export {
+  DEFAULT_RATE_LIMIT,
+  memoryRateLimiter,
+  tokenRateLimiter,
+  type RateLimitDecision,
+  type RateLimitPolicy,
+  type TokenRateLimiter,
+} from "./rate-limit.js";
+export { createServerMetrics, type ServerMetrics } from "./metrics.js";
+export { openApiDocument } from "./openapi/document.js";

@@ -2,6 +2,7 @@
 import { createServer } from "node:net";
 import type { RequestListener } from "node:http";
 import { listen, type Listener } from "listhen";
+import { answerClientError } from "./client-error.js";
 
 // Hosts listhen treats as local; it must be told `public` consistently or it rewrites the host.
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
@@ -44,6 +45,8 @@ export async function listenExactly(handler: RequestListener, host: string, port
     await listener.close();
     throw new Error(`cannot listen on ${host}:${port}: the port is not allowed`);
   }
+  // Requests Node's parser refuses get a JSON body like every other answer.
+  listener.server.on("clientError", answerClientError);
   return listener;
 }
 

@@ -95,5 +95,5 @@ function matchesEtag(header: string, etag: string): boolean {
 function invalidExclude(unknown: string, requestId: string): Response {
   const name = JSON.stringify(unknown.slice(0, 40));
   const message = `unknown source ${name} in exclude; use ${CALENDAR_SOURCES.join(", ")}`;
-  return errorResponse(400, "invalid_request", requestId, {}, message);
+  return errorResponse(400, "bad_request", requestId, {}, message);
 }

@@ -1,12 +1,16 @@
 // startServer(): the app on a real port with listhen, the optional schedule, and a graceful close.
 import { toNodeHandler, type H3 } from "h3/node";
 import type { Listener } from "listhen";
+import { FAILING_STREAK } from "../engine/store-port.js";
+import type { SyncProgress } from "../engine/sync.js";
 import { openStore, resolveDatabasePath } from "../store/index.js";
 import type { Store } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
 import { createServerLog, type ServerLog } from "./access-log.js";
 import { createApp } from "./app.js";
 import { isValidHost, listenExactly } from "./listen.js";
+import { createServerMetrics } from "./metrics.js";
+import { DEFAULT_RATE_LIMIT, memoryRateLimiter, type RateLimitPolicy } from "./rate-limit.js";
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { DEFAULT_LEASE_MS } from "./owner-lease.js";
 import { createSyncRunner } from "./single-flight.js";
@@ -25,10 +29,16 @@ export interface ServeOptions {
   syncEveryMs?: number;
   /** Let feed URLs reach loopback and private addresses. @default false */
   allowPrivateNetworks?: boolean;
+  /** Believe `X-Forwarded-Proto`/`-Host`/`-For` of one reverse proxy in front (see `AppOptions.trustProxy`). @default false */
+  trustProxy?: boolean;
   /** One JSON object per log line instead of text. @default false */
   jsonLogs?: boolean;
   /** Receives each log line (no trailing newline). @default writes to stderr */
   log?: (line: string) => void;
+  /** Sync requests allowed per token and window; `null` for no limit. @default 6 a minute */
+  rateLimit?: RateLimitPolicy | null;
+  /** Serve Prometheus metrics at `GET /metrics`. @default false */
+  metrics?: boolean;
 }
 
 /** A listening server. */
@@ -42,7 +52,7 @@ export interface RunningServer {
 
 const DEFAULT_GRACE_MS = 25_000;
 
-/** Starts the API server and resolves once it is listening. */
+/** Starts the API server and the owner dashboard, and resolves once it is listening. */
 export async function startServer(options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? 8787;
@@ -55,15 +65,24 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const ownsStore = !options.store;
   const store = options.store ?? (await openStore(resolveDatabasePath(options.dbPath, process.env)));
 
+  const metrics = options.metrics ? createServerMetrics() : undefined;
   const runner = createSyncRunner({
     store,
     allowPrivateNetworks: options.allowPrivateNetworks,
     leaseMs: leaseMsFor(options.syncEveryMs),
     onWait: (ownerId, lease) => log.event("info", "waiting for a sync running elsewhere", { ownerId, runId: lease.runId, holder: lease.holder }),
+    ...metrics?.syncHooks,
+    onProgress: (ownerId, trigger, progress) => logFailingCalendar(log, ownerId, trigger, progress),
   });
+  // In memory: one process's count. A PostgreSQL store shared by instances wants RateLimiterPostgres here.
+  const rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
   const app = createApp({
     store,
     runner,
+    metrics,
+    rateLimiter: rateLimit && memoryRateLimiter(rateLimit),
+    allowPrivateNetworks: options.allowPrivateNetworks,
+    trustProxy: options.trustProxy,
     logger: log.access,
     onError: (error, requestId) => log.event("error", "request failed", { requestId, error: messageOf(error) }),
   });
@@ -134,6 +153,19 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+// Once per streak, the run that makes it FAILING_STREAK long: later failures of the same streak stay quiet.
+function logFailingCalendar(log: ServerLog, ownerId: string, trigger: string, progress: SyncProgress): void {
+  if (progress.consecutiveFailures !== FAILING_STREAK) return;
+  log.event("warn", "calendar failing", {
+    ownerId,
+    calendarId: progress.calendarId,
+    source: progress.source,
+    consecutiveFailures: progress.consecutiveFailures,
+    error: progress.error?.code ?? "unknown",
+    trigger,
+  });
 }
 
 // Nobody reads a scheduled sync's response, so what it found (failures, double bookings) goes to the log.

@@ -4,7 +4,7 @@
 import { createFetchLimiter, type FetchLimiter } from "../engine/fetch-limiter.js";
 import type { SyncTrigger } from "../engine/model.js";
 import type { SyncStore } from "../engine/store-port.js";
-import { syncOwner } from "../engine/sync.js";
+import { syncOwner, type FeedFetch, type SyncProgress } from "../engine/sync.js";
 import type { SyncLease } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
 import { runWithOwnerLease, type LeaseMode, type LeaseStore } from "./owner-lease.js";
@@ -24,6 +24,23 @@ export interface SyncRunnerOptions {
   leaseMs?: number;
   /** Told when a run waits for a run of the same owner in another process or instance. */
   onWait?: (ownerId: string, lease: SyncLease) => void;
+  /** Called after each calendar of every run (e.g. to log a calendar that keeps failing). */
+  onProgress?: (ownerId: string, trigger: SyncTrigger, progress: SyncProgress) => void;
+  /**
+   * Called once per run this process makes, when it ends (not per joining request, nor for a run that
+   * another process made and this one answered), e.g. for metrics.
+   */
+  onRunFinished?: (run: FinishedRun) => void;
+  /** Called after each feed fetch of any run, e.g. for metrics. */
+  onFeedFetched?: (fetch: FeedFetch) => void;
+}
+
+/** A run that ended: its response, or the fault that ended it. */
+export interface FinishedRun {
+  trigger: SyncTrigger;
+  durationMs: number;
+  response?: SyncResponse;
+  error?: unknown;
 }
 
 /** Runs the engine for owners, single flight per owner, different owners in parallel. */
@@ -46,8 +63,8 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
   const running = new Map<string, Promise<SyncResponse | undefined>>();
   const start = (ownerId: string, trigger: SyncTrigger, mode: LeaseMode) => {
     const lease = { store: options.store, leaseMs: options.leaseMs, onWait: (l: SyncLease) => options.onWait?.(ownerId, l) };
-    const flight = runWithOwnerLease(lease, ownerId, mode, (runId) =>
-      syncOwner({
+    const flight = runWithOwnerLease(lease, ownerId, mode, (runId) => {
+      const run = syncOwner({
         store: options.store,
         ownerId,
         trigger,
@@ -56,8 +73,12 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
         allowPrivateNetworks: options.allowPrivateNetworks ?? false,
         timeoutMs: options.feedTimeoutMs,
         now: options.now,
-      }),
-    ).finally(() => running.delete(ownerId));
+        onProgress: options.onProgress && ((progress) => options.onProgress?.(ownerId, trigger, progress)),
+        onFeedFetched: options.onFeedFetched,
+      });
+      if (options.onRunFinished) reportWhenDone(run, trigger, options.onRunFinished);
+      return run;
+    }).finally(() => running.delete(ownerId));
     // Set before anything is awaited, so a request arriving a moment later joins this one.
     running.set(ownerId, flight);
     return flight;
@@ -83,4 +104,14 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
       return running.size;
     },
   };
+}
+
+// Watches a run without handling its rejection for anyone else: callers still see the fault.
+function reportWhenDone(run: Promise<SyncResponse>, trigger: SyncTrigger, report: (run: FinishedRun) => void): void {
+  const started = performance.now();
+  const durationMs = () => performance.now() - started;
+  run.then(
+    (response) => report({ trigger, durationMs: durationMs(), response }),
+    (error: unknown) => report({ trigger, durationMs: durationMs(), error }),
+  );
 }

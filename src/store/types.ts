@@ -7,7 +7,26 @@ import type { CalendarSource, SyncErrorCode, SyncResponse } from "../types.js";
 export interface Owner {
   id: string;
   name: string;
+  /** Sign-in name of the dashboard (CONTRACT §9), stored lower-case; null until set. */
+  email: string | null;
   createdAt: string;
+}
+
+/** A one-time dashboard invite: only the SHA-256 hash of its token is stored. */
+export interface InviteRecord {
+  id: string;
+  ownerId: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+/** A signed-in browser: only the SHA-256 hash of its cookie value is stored. */
+export interface SessionRecord {
+  id: string;
+  ownerId: string;
+  createdAt: string;
+  lastSeenAt: string;
 }
 
 /** An API token as stored: never the token itself, only its SHA-256 hash and a display prefix. */
@@ -32,6 +51,15 @@ export interface Property {
   createdAt: string;
   /** Secret of the outbound feed URL (`/ical/<feedToken>.ics`), null until first asked for. */
   feedToken: string | null;
+  /** IANA time zone where the property's nights are counted (CONTRACT §8); null when not set. */
+  timeZone: string | null;
+}
+
+/** What `updateProperty` may change; a field left out stays as it is. */
+export interface PropertyChanges {
+  name?: string;
+  /** An IANA zone name already checked by the caller, or null to unset. */
+  timeZone?: string | null;
 }
 
 /** A calendar as listed to people; `url` is the stored (unmasked) URL: mask it before printing. */
@@ -46,6 +74,10 @@ export interface Calendar {
   lastStatus: "success" | "failed" | null;
   lastErrorCode: SyncErrorCode | null;
   lastErrorMessage: string | null;
+  /** Failed syncs in a row (0 after a success), CONTRACT §8. */
+  consecutiveFailures: number;
+  /** ISO time of the first failure of the current streak; null when the last sync succeeded. */
+  failingSince: string | null;
 }
 
 /** A reservation joined with its calendar, as `calsync reservations` lists it. */
@@ -61,6 +93,12 @@ export interface ReservationRow {
   end: string;
   summary: string;
   details: ReservationDetails;
+  /** First night, `YYYY-MM-DD` (CONTRACT §8). */
+  arrival: string;
+  /** The morning after the last night, `YYYY-MM-DD` (exclusive). */
+  departure: string;
+  /** The zone the event was written in, null for all-day events and plain UTC. */
+  eventZone: string | null;
 }
 
 /** One run of the sync history. */
@@ -104,9 +142,44 @@ export interface Store extends SyncStore {
   /** Where the data lives: the SQLite file path (or `:memory:`), or the database URL with its password masked. */
   readonly path: string;
 
-  createOwner(name: string): Promise<Owner>;
+  createOwner(name: string, options?: { email?: string | null }): Promise<Owner>;
   listOwners(): Promise<Owner[]>;
   getOwner(id: string): Promise<Owner | undefined>;
+  /** Sets (or with null clears) an owner's email; the caller normalises it and checks it is free. */
+  setOwnerEmail(id: string, email: string | null): Promise<void>;
+  /** The owner signing in with this (normalised) email. */
+  findOwnerByEmail(email: string): Promise<Owner | undefined>;
+  /** The owner's password hash (`scrypt$…`), null while none is set. */
+  ownerPasswordHash(id: string): Promise<string | null>;
+  /** Stores a new password hash and ends every session of the owner, in one transaction. */
+  setOwnerPassword(id: string, passwordHash: string): Promise<void>;
+
+  /** Stores an invite of `ownerId` by the hash of its token. */
+  createInvite(input: { ownerId: string; hash: string; expiresAt: Date }): Promise<InviteRecord>;
+  /** The unused invite with this hash that has not expired at `now`. */
+  findInvite(hash: string, now: Date): Promise<InviteRecord | undefined>;
+  /**
+   * Uses the invite with this hash if it is still unused and unexpired at `now`, and retires every
+   * other open invite of its owner; resolves to that owner's id, or undefined (nothing changed).
+   */
+  consumeInvite(hash: string, now: Date): Promise<string | undefined>;
+
+  /** Stores a session by the hash of its cookie value. */
+  createSession(input: { ownerId: string; hash: string; at: Date }): Promise<SessionRecord>;
+  findSession(hash: string): Promise<SessionRecord | undefined>;
+  touchSession(id: string, at: Date): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  /** Removes sessions last seen before `before`; resolves to how many. */
+  deleteIdleSessions(before: Date): Promise<number>;
+
+  /** Records one failed sign-in under each key (e.g. `email:…`, `ip:…`). */
+  addSignInFailure(keys: string[], at: Date): Promise<void>;
+  /** Times (ISO, oldest first) of the failures recorded under `key` at or after `since`. */
+  signInFailures(key: string, since: Date): Promise<string[]>;
+  /** Forgets the failures under `key` (after a successful sign-in). */
+  clearSignInFailures(key: string): Promise<void>;
+  /** Forgets failures older than `before`; they no longer count. */
+  pruneSignInFailures(before: Date): Promise<void>;
 
   /** Stores an already generated token's hash; the caller shows the plain token once. */
   createToken(input: { ownerId: string; name: string; prefix: string; hash: string; expiresAt: Date | null }): Promise<TokenRecord>;
@@ -117,7 +190,14 @@ export interface Store extends SyncStore {
   revokeToken(id: string, at?: Date): Promise<boolean>;
   touchToken(id: string, at?: Date): Promise<void>;
 
-  createProperty(ownerId: string, name: string): Promise<Property>;
+  /** `timeZone`: an IANA zone name already checked by the caller (default: none). */
+  createProperty(ownerId: string, name: string, timeZone?: string | null): Promise<Property>;
+  /**
+   * Renames a property and/or sets its time zone; a new zone recomputes the arrival and departure of
+   * every reservation of the property in the same transaction, and either change moves its outbound
+   * feed's Last-Modified. `nightsChanged` counts the reservations whose nights moved. Undefined when unknown.
+   */
+  updateProperty(id: string, changes: PropertyChanges): Promise<{ property: Property; nightsChanged: number } | undefined>;
   listProperties(ownerId?: string): Promise<Property[]>;
   getProperty(id: string): Promise<Property | undefined>;
   /** Removes a property with its calendars and reservations; false when unknown. */
@@ -136,7 +216,7 @@ export interface Store extends SyncStore {
   /** Removes a calendar with its reservations; false when unknown. */
   removeCalendar(id: string): Promise<boolean>;
 
-  /** Reservations ordered by property, start, calendar. */
+  /** Reservations ordered by property, arrival, start, calendar. */
   listReservations(filter?: { ownerId?: string; propertyId?: string; status?: ReservationStatus }): Promise<ReservationRow[]>;
   /**
    * The active reservations of every calendar of a property, as its outbound feed needs them, and the

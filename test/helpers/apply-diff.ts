@@ -1,14 +1,14 @@
 // Applies a DiffResult to an in-memory list of reservations the way the store does, so diff tests can
 // run several syncs in a row without a database.
 import type { DiffResult } from "../../src/engine/diff.js";
-import type { FeedEvent, StoredReservation } from "../../src/engine/model.js";
+import type { DatedEvent, StoredReservation } from "../../src/engine/model.js";
 
 let nextId = 1;
 
 /** The stored reservations after writing `diff` (inserts, overwrites, cancels), as a new array. */
 export function applyDiff(stored: StoredReservation[], diff: DiffResult, calendarId = "cal_test"): StoredReservation[] {
   const rows = new Map(stored.map((row) => [row.id, { ...row }]));
-  const fromEvent = (id: string, event: FeedEvent): StoredReservation => ({
+  const fromEvent = (id: string, event: DatedEvent): StoredReservation => ({
     id,
     calendarId,
     uid: event.uid,
@@ -18,6 +18,9 @@ export function applyDiff(stored: StoredReservation[], diff: DiffResult, calenda
     end: event.end,
     summary: event.summary,
     details: { ...event.details },
+    arrival: event.arrival,
+    departure: event.departure,
+    eventZone: event.zone ?? null,
   });
   for (const { id, event } of diff.updates) rows.set(id, fromEvent(id, event));
   for (const id of diff.cancels) {

@@ -26,6 +26,8 @@ export interface IcsEvent {
   summary?: string;
   status?: "CANCELLED" | "CONFIRMED";
   description?: string;
+  /** Writes `TRANSP:TRANSPARENT` ("free" time, which takes no night). */
+  transparent?: boolean;
 }
 
 /** A whole VCALENDAR with CRLF line endings holding `events` in order. */
@@ -39,6 +41,7 @@ export function buildIcs(events: IcsEvent[], options: { prodId?: string } = {}):
     if (event.summary !== undefined) lines.push(`SUMMARY:${escapeText(event.summary)}`);
     if (event.description !== undefined) lines.push(`DESCRIPTION:${escapeText(event.description)}`);
     if (event.status !== undefined) lines.push(`STATUS:${event.status}`);
+    if (event.transparent) lines.push("TRANSP:TRANSPARENT");
     lines.push("END:VEVENT");
   }
   lines.push("END:VCALENDAR");

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { startServer, type RunningServer } from "../../src/server/index.js";
+import { startServer, type RunningServer, type ServeOptions } from "../../src/server/index.js";
 import { generateToken } from "../../src/server/tokens.js";
 import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
@@ -133,7 +133,10 @@ export function useServerFixtures(kind?: StoreKind) {
       return `${feeds!.url(`/feeds/${++count}/s3cr3t-path.ics`, spec)}?token=s3cr3t-query`;
     },
     /** Starts a server on 127.0.0.1, port 0, allowing loopback feeds; closed after each test. */
-    async serve(store: Store, options: { syncEveryMs?: number; log?: string[]; jsonLogs?: boolean } = {}) {
+    async serve(
+      store: Store,
+      options: { syncEveryMs?: number; log?: string[]; jsonLogs?: boolean } & Pick<ServeOptions, "rateLimit" | "metrics"> = {},
+    ) {
       const server = await startServer({
         store,
         port: 0,
@@ -141,6 +144,8 @@ export function useServerFixtures(kind?: StoreKind) {
         allowPrivateNetworks: true,
         syncEveryMs: options.syncEveryMs,
         jsonLogs: options.jsonLogs,
+        rateLimit: options.rateLimit,
+        metrics: options.metrics,
         log: (line) => options.log?.push(line),
       });
       servers.push(server);

@@ -7,13 +7,15 @@ import { CALENDAR_SOURCES } from "../../types.js";
 import { CliFailure, EXIT, type CliContext } from "../context.js";
 import { checkFeedUrl, dbOption, jsonOption, ownerOption, propertyOption } from "../options.js";
 import { stdoutPaint, writeJson, writeText } from "../output.js";
+import { FAILING_STREAK } from "../../engine/store-port.js";
 import { formatTable, formatTime, type Paint } from "../table.js";
 import { addCalendarTestCommand } from "./calendar-test.js";
 import { requireProperty } from "./property.js";
 
-/** The JSON shape of a calendar (CONTRACT §6); the URL is masked, because feed URLs carry secrets. */
+/** The JSON shape of a calendar (CONTRACT §6, §8); the URL is masked, because feed URLs carry secrets. */
 export function calendarJson(calendar: Calendar) {
-  return { id: calendar.id, propertyId: calendar.propertyId, source: calendar.source, url: maskUrl(calendar.url) };
+  const { id, propertyId, source, consecutiveFailures, failingSince } = calendar;
+  return { id, propertyId, source, url: maskUrl(calendar.url), consecutiveFailures, failingSince };
 }
 
 /** Builds the `calendar` command group. */
@@ -75,9 +77,11 @@ export function calendarCommand(context: CliContext) {
         c.source,
         maskUrl(c.url),
         formatTime(c.lastSyncedAt),
+        failingSince(c, paint),
         lastStatus(c, paint),
       ]);
-      const headers = ["ID", "PROPERTY", "SOURCE", "URL", "LAST SYNC", "STATUS"];
+      // The status goes last: a failure's message is the one long cell.
+      const headers = ["ID", "PROPERTY", "SOURCE", "URL", "LAST SYNC", "FAILING SINCE", "STATUS"];
       writeText(context, formatTable(headers.map((header) => ({ header })), rows, paint));
     });
 
@@ -97,6 +101,13 @@ export function calendarCommand(context: CliContext) {
     });
 
   return calendar;
+}
+
+// When the current run of failures began, and how long it is; "-" for a calendar that works.
+function failingSince(calendar: Calendar, paint: Paint): string {
+  if (calendar.failingSince === null) return "-";
+  const streak = `${formatTime(calendar.failingSince)} (${calendar.consecutiveFailures}×)`;
+  return calendar.consecutiveFailures >= FAILING_STREAK ? paint("red", streak) : streak;
 }
 
 function lastStatus(calendar: Calendar, paint: Paint): string {

@@ -1,7 +1,6 @@
 // `calsync conflicts`: double bookings in the stored reservations, the same ones a sync reports.
 import { Command } from "@commander-js/extra-typings";
 import { findPropertyConflicts } from "../../engine/conflicts.js";
-import { formatDate } from "../../engine/local-date.js";
 import type { Conflict } from "../../types.js";
 import type { CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption, propertyOption } from "../options.js";
@@ -30,7 +29,7 @@ export function conflictsCommand(context: CliContext) {
       const conflicts = await findPropertyConflicts(
         async (id) => await store.propertyActiveBookings(id),
         properties.filter((p) => ownerId === undefined || p.ownerId === ownerId).map((p) => p.id),
-        { today: formatDate(new Date()) },
+        { now: new Date() },
       );
       if (options.json) return writeJson(context, conflicts);
       if (conflicts.length === 0) return context.logger.info("No double bookings: no night is sold on two calendars.");

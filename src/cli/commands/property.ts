@@ -1,15 +1,16 @@
-// `calsync property add|list|remove|feed`: the rentals whose calendars are synced, and their outbound feed URL.
-import { Command } from "@commander-js/extra-typings";
+// `calsync property add|update|list|remove|feed`: the rentals whose calendars are synced, their time zone, and
+// their outbound feed URL.
+import { Command, Option } from "@commander-js/extra-typings";
 import { DEFAULT_BASE_URL } from "../../sdk/options.js";
 import type { Property, Store } from "../../store/types.js";
 import { CliFailure, UsageError, type CliContext } from "../context.js";
-import { dbOption, jsonOption, ownerOption } from "../options.js";
+import { dbOption, jsonOption, ownerOption, timeZoneOption } from "../options.js";
 import { plural, stdoutPaint, writeJson, writeText } from "../output.js";
 import { formatTable } from "../table.js";
 
-/** The JSON shape of a property (CONTRACT §6). */
+/** The JSON shape of a property (CONTRACT §6, §8: `timeZone` null when unset). */
 export function propertyJson(property: Property) {
-  return { id: property.id, ownerId: property.ownerId, name: property.name };
+  return { id: property.id, ownerId: property.ownerId, name: property.name, timeZone: property.timeZone };
 }
 
 /** The property with this id, or a failure that tells where to find ids. */
@@ -21,24 +22,59 @@ export async function requireProperty(store: Store, id: string): Promise<Propert
 
 /** Builds the `property` command group. */
 export function propertyCommand(context: CliContext) {
-  const property = new Command("property").description("Add, list and remove properties (rentals); print their feed URL");
+  const property = new Command("property").description(
+    "Add, update, list and remove properties (rentals) and their time zone; print their feed URL",
+  );
 
   property
     .command("add")
     .description("Add a property")
     .argument("<name>", "name of the property, e.g. \"Sea View Loft\"")
     .addOption(ownerOption())
+    .addOption(timeZoneOption())
     .addOption(jsonOption())
     .addOption(dbOption())
+    .addHelpText("after", ZONE_HELP)
     .action(async (rawName, options) => {
       const name = rawName.trim();
       if (!name) throw new UsageError("the property's name is empty");
       const store = await context.store(options.db);
       const owner = await context.owner(store, options.owner);
-      const created = await store.createProperty(owner.id, name);
+      const created = await store.createProperty(owner.id, name, options.timezone ?? null);
       if (options.json) return writeJson(context, propertyJson(created));
-      writeText(context, `Added property ${created.id} "${created.name}" for ${owner.name}.`);
+      writeText(context, `Added property ${created.id} "${created.name}" for ${owner.name}${zoneNote(created)}.`);
+      if (!created.timeZone) {
+        context.logger.info(`Timed stays count in their feed's zone until you set the property's: calsync property update ${created.id} --timezone ZONE`);
+      }
       context.logger.info(`Next: calsync calendar add --property ${created.id} --url URL`);
+    });
+
+  property
+    .command("update")
+    .description("Rename a property or set its time zone (its reservations' nights are recomputed)")
+    .argument("<id>", "property id (see: calsync property list)")
+    .option("--name <name>", "new name")
+    .addOption(timeZoneOption("new IANA time zone, e.g. Europe/Lisbon"))
+    .addOption(new Option("--no-timezone", "remove the time zone: timed stays count in their feed's zone again"))
+    .addOption(jsonOption())
+    .addOption(dbOption())
+    .addHelpText("after", ZONE_HELP)
+    .action(async (id, options) => {
+      const name = options.name?.trim();
+      if (name === "") throw new UsageError("--name is empty");
+      if (name === undefined && options.timezone === undefined) {
+        throw new UsageError("nothing to change: give --name, --timezone ZONE or --no-timezone");
+      }
+      const store = await context.store(options.db);
+      await requireProperty(store, id);
+      const timeZone = options.timezone === undefined ? undefined : options.timezone || null;
+      const updated = await store.updateProperty(id, { name, timeZone });
+      if (!updated) throw new CliFailure(`no property "${id}" (see: calsync property list)`, 1);
+      if (options.json) return writeJson(context, propertyJson(updated.property));
+      writeText(context, `Updated property ${updated.property.id} "${updated.property.name}"${zoneNote(updated.property)}.`);
+      if (timeZone !== undefined) {
+        context.logger.info(`${plural(updated.nightsChanged, "reservation's", "reservations'")} nights moved; the outbound feed shows them at once.`);
+      }
     });
 
   property
@@ -55,14 +91,22 @@ export function propertyCommand(context: CliContext) {
       if (properties.length === 0) return context.logger.info("No properties yet. Add one with: calsync property add NAME");
       const owners = new Map((await store.listOwners()).map((o) => [o.id, o.name]));
       const calendars = await store.listCalendars({ ownerId });
+      const paint = stdoutPaint(context);
       const rows = properties.map((p) => [
         p.id,
         p.name,
+        p.timeZone ?? paint("dim", "not set"),
         owners.get(p.ownerId) ?? p.ownerId,
         String(calendars.filter((c) => c.propertyId === p.id).length),
       ]);
-      const columns = [{ header: "ID" }, { header: "NAME" }, { header: "OWNER" }, { header: "CALENDARS", align: "right" as const }];
-      writeText(context, formatTable(columns, rows, stdoutPaint(context)));
+      const columns = [
+        { header: "ID" },
+        { header: "NAME" },
+        { header: "TIME ZONE" },
+        { header: "OWNER" },
+        { header: "CALENDARS", align: "right" as const },
+      ];
+      writeText(context, formatTable(columns, rows, paint));
     });
 
   property
@@ -118,8 +162,19 @@ export function propertyCommand(context: CliContext) {
   return property;
 }
 
-// The server's public address without a trailing slash; a path prefix (behind a proxy) is kept.
-function feedBaseUrl(value: string, source: string): string {
+const ZONE_HELP =
+  "\nA night belongs to a place: a timed stay (16:00 on 10 Dec → 10:00 on 13 Dec) takes the nights of its\n" +
+  "local dates in the property's zone (10, 11, 12 Dec), whatever this machine's zone. Without a zone, the\n" +
+  "event's own TZID, else the feed's X-WR-TIMEZONE, else UTC. Example:\n" +
+  "  calsync property update prp_… --timezone America/Los_Angeles";
+
+// " (America/Los_Angeles)" after a property's name, or nothing when it has no zone.
+function zoneNote(property: Property): string {
+  return property.timeZone ? ` (${property.timeZone})` : "";
+}
+
+/** The server's public address without a trailing slash (a path prefix behind a proxy is kept); `source` names the flag in errors. */
+export function feedBaseUrl(value: string, source: string): string {
   let url: URL;
   try {
     url = new URL(value.trim());

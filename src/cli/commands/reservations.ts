@@ -7,16 +7,19 @@ import { stdoutPaint, writeJson, writeText } from "../output.js";
 import { formatTable } from "../table.js";
 import { requireProperty } from "./property.js";
 
-/** The JSON shape of a reservation (CONTRACT §6): dates `YYYY-MM-DD` for all-day events, else ISO-8601 UTC. */
+/**
+ * The JSON shape of a reservation (CONTRACT §6, §8): `start`/`end` as the feed gave them (`YYYY-MM-DD` for
+ * all-day events, else ISO-8601 UTC), `arrival`/`departure` the nights at the property (`YYYY-MM-DD`).
+ */
 export function reservationJson(row: ReservationRow) {
-  const { id, propertyId, calendarId, source, uid, kind, status, start, end, summary } = row;
-  return { id, propertyId, calendarId, source, uid, kind, status, start, end, summary };
+  const { id, propertyId, calendarId, source, uid, kind, status, start, end, arrival, departure, summary } = row;
+  return { id, propertyId, calendarId, source, uid, kind, status, start, end, arrival, departure, summary };
 }
 
 /** Builds the `reservations` command. */
 export function reservationsCommand(context: CliContext) {
   return new Command("reservations")
-    .description("List stored reservations (bookings and owner blocks), by property and start date")
+    .description("List stored reservations (bookings and owner blocks), by property and arrival")
     .addOption(propertyOption())
     .addOption(ownerOption("only this owner's reservations (id or name; default: every owner)"))
     .addOption(new Option("--status <status>", "only active or only cancelled reservations").choices(["active", "cancelled"] as const))
@@ -36,11 +39,12 @@ export function reservationsCommand(context: CliContext) {
         r.source,
         r.kind,
         r.status === "active" ? r.status : paint("dim", r.status),
-        r.start,
-        r.end,
+        r.arrival,
+        r.departure,
         r.summary,
       ]);
-      const headers = ["PROPERTY", "SOURCE", "KIND", "STATUS", "START", "END", "SUMMARY"];
+      // Nights, as the property counts them: a timed stay's instants stay in --json (start, end).
+      const headers = ["PROPERTY", "SOURCE", "KIND", "STATUS", "ARRIVAL", "DEPARTURE", "SUMMARY"];
       writeText(context, formatTable(headers.map((header) => ({ header })), table, paint));
     });
 }

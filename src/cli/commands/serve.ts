@@ -1,7 +1,9 @@
-// `calsync serve`: the HTTP API over the database (a SQLite file, or PostgreSQL shared by several instances) until SIGINT/SIGTERM.
+// `calsync serve`: the HTTP API and the owner dashboard over the database (a SQLite file, or PostgreSQL
+// shared by several instances) until SIGINT/SIGTERM.
 import { Command } from "@commander-js/extra-typings";
 import { MAX_INTERVAL_MS } from "../../server/scheduler.js";
 import { isValidHost } from "../../server/listen.js";
+import { parseRateLimit } from "../../server/rate-limit.js";
 import { startServer } from "../../server/serve.js";
 import { UsageError, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
@@ -11,21 +13,26 @@ import { writeJson, writeText } from "../output.js";
 /** Builds the `serve` command. */
 export function serveCommand(context: CliContext) {
   return new Command("serve")
-    .description("Serve the HTTP API (POST /api/v1/calendars/sync) over the database (SQLite, or PostgreSQL for several instances)")
+    .description("Serve the HTTP API (POST /api/v1/calendars/sync) and the owner dashboard (/) over the database (SQLite, or PostgreSQL for several instances)")
     .addOption(dbOption())
     .option("--host <host>", "interface to listen on (default: $HOST, else 127.0.0.1)")
     .option("--port <port>", "port to listen on, 0 for any free one (default: $PORT, else 8787)")
     .option("--sync-every <duration>", "also sync every owner at this interval, e.g. 15m or 1h")
     .option("--allow-private-networks", "let feed URLs reach loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)")
+    .option("--trust-proxy", "behind one reverse proxy: believe its X-Forwarded-Proto/-Host/-For (Secure cookies under HTTPS, real client addresses)")
     .option("--json-logs", "write log lines to stderr as JSON objects")
+    .option("--rate-limit <rate>", "sync requests allowed per API token: N/s, N/m or N/h, 0 for no limit (default: 6/m)")
+    .option("--metrics", "serve Prometheus metrics at GET /metrics")
     .addOption(jsonOption())
     .addHelpText(
       "after",
       "\nPrints its URL on stdout once listening (with --json: {\"url\": …}); logs go to stderr.\n" +
         "SIGINT/SIGTERM stop it gracefully: running syncs finish (up to 25 s), then the database is closed.\n" +
+        "Owners sign in to the dashboard at the printed URL; give them a link with: calsync owner invite --owner O\n" +
         "Several instances may share one postgres:// database: one sync per owner at a time across all of them,\n" +
-        "and --sync-every syncs each owner once per period in total.\n" +
+        "--sync-every syncs each owner once per period in total, and rate limits and sign-in throttles are shared.\n" +
         "Examples:\n  calsync serve\n  calsync serve --host 0.0.0.0 --port 8080 --sync-every 15m --json-logs\n" +
+        "  calsync serve --rate-limit 30/h --metrics\n  calsync serve --trust-proxy   # behind nginx/Caddy terminating HTTPS\n" +
         "  calsync serve --db postgres://calsync:…@db.example/calsync --sync-every 15m",
     )
     .action(async (options) => {
@@ -34,6 +41,7 @@ export function serveCommand(context: CliContext) {
       if (!isValidHost(host)) throw new UsageError(`invalid host "${host}": give a host name or an IP address`);
       const port = parsePort(options.port ?? env.PORT, options.port === undefined ? "PORT" : "--port");
       const syncEveryMs = options.syncEvery === undefined ? undefined : parseSyncEvery(options.syncEvery);
+      const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimitFlag(options.rateLimit);
 
       const server = await startServer({
         store: await context.store(options.db),
@@ -41,7 +49,10 @@ export function serveCommand(context: CliContext) {
         port,
         syncEveryMs,
         allowPrivateNetworks: privateNetworksAllowed(options.allowPrivateNetworks, env),
+        trustProxy: options.trustProxy ?? false,
         jsonLogs: options.jsonLogs ?? false,
+        rateLimit,
+        metrics: options.metrics ?? false,
         log: (line) => context.io.stderr.write(`${line}\n`),
       });
       if (options.json) writeJson(context, { url: server.url });
@@ -65,6 +76,12 @@ function parseSyncEvery(value: string): number {
   const ms = parseDuration(value);
   if (ms > MAX_INTERVAL_MS) throw new UsageError(`--sync-every must be at most 24d (got "${value}")`);
   return ms;
+}
+
+function parseRateLimitFlag(value: string) {
+  const parsed = parseRateLimit(value);
+  if (!parsed.ok) throw new UsageError(`--rate-limit: ${parsed.message}`);
+  return parsed.policy;
 }
 
 // Resolves on the first SIGINT or SIGTERM; a second one gets Node's default (immediate exit).

@@ -7,7 +7,8 @@ import type { Store } from "../types.js";
 
 /** Calendars joined with their property (`c`, `p`), as both the admin and the sync queries read them. */
 export const CALENDAR_SELECT = `
-  SELECT c.*, p.owner_id, p.name AS property_name FROM calendars c JOIN properties p ON p.id = c.property_id`;
+  SELECT c.*, p.owner_id, p.name AS property_name, p.time_zone AS property_time_zone
+  FROM calendars c JOIN properties p ON p.id = c.property_id`;
 
 /** Property order, then calendar creation (`seq` only grows). */
 export const CALENDAR_ORDER = `${PROPERTY_ORDER}, c.seq`;

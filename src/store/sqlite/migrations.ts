@@ -100,7 +100,59 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX IF EXISTS reservations_start;
   ALTER TABLE properties ADD COLUMN feed_changed_at TEXT;
   `,
-  // 3: single flight and the schedule across processes and instances (CONTRACT §10): a run keeps its
+  // 3 (issue 12, CONTRACT §8): nights in the property's time zone, and failure streaks.
+  // - A property's IANA zone (null: none set).
+  // - Every reservation's arrival and departure (YYYY-MM-DD), stored rather than recomputed per read, and
+  //   the zone its event was written in, to recompute them when the property's zone changes. Existing
+  //   rows get the rule with no zone known: all-day dates as written, a timed instant by its UTC date,
+  //   at least one night (what calsync showed until now).
+  // - Validators cleared, so each feed is read in full once more and its events' zones are learnt
+  //   (a 304 would otherwise keep the UTC reading until the channel changes the feed).
+  // - A calendar's failures in a row and when the streak began; one that last failed counts one, since then.
+  `
+  ALTER TABLE properties ADD COLUMN time_zone TEXT;
+  ALTER TABLE reservations ADD COLUMN arrival TEXT NOT NULL DEFAULT '';
+  ALTER TABLE reservations ADD COLUMN departure TEXT NOT NULL DEFAULT '';
+  ALTER TABLE reservations ADD COLUMN event_zone TEXT;
+  UPDATE reservations SET arrival = substr(start, 1, 10);
+  UPDATE reservations SET departure = max(substr("end", 1, 10), date(arrival, '+1 day'));
+  ALTER TABLE calendars ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE calendars ADD COLUMN failing_since TEXT;
+  UPDATE calendars SET consecutive_failures = 1, failing_since = last_synced_at WHERE last_status = 'failed';
+  UPDATE calendars SET etag = NULL, last_modified = NULL, content_hash = NULL;
+  `,
+  // 4: the owner dashboard (CONTRACT §9): sign-in by email and password, one-time invites, server-side
+  // sessions, and failed sign-ins counted in the database so that every instance sees the same counts.
+  `
+  ALTER TABLE owners ADD COLUMN email TEXT;
+  ALTER TABLE owners ADD COLUMN password_hash TEXT;
+  CREATE UNIQUE INDEX owners_email ON owners(email);
+  CREATE TABLE owner_invites (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+  );
+  CREATE INDEX owner_invites_owner ON owner_invites(owner_id);
+  CREATE TABLE owner_sessions (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL
+  );
+  CREATE INDEX owner_sessions_owner ON owner_sessions(owner_id);
+  CREATE INDEX owner_sessions_last_seen ON owner_sessions(last_seen_at);
+  CREATE TABLE sign_in_failures (
+    key TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+  CREATE INDEX sign_in_failures_key ON sign_in_failures(key, at);
+  CREATE INDEX sign_in_failures_at ON sign_in_failures(at);
+  `,
+  // 5: single flight and the schedule across processes and instances (CONTRACT §10): a run keeps its
   // whole response for those who waited for it; a lease per owner says who is syncing it, until when;
   // the schedule says when each owner is due, so N instances sync it once per period.
   `

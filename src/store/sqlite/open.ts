@@ -8,6 +8,7 @@ import { migrate } from "./migrations.js";
 import { ownerQueries } from "./owners.js";
 import { propertyQueries } from "./properties.js";
 import { reservationQueries } from "./reservations.js";
+import { sessionQueries } from "./sessions.js";
 import { syncLeaseQueries } from "./sync-leases.js";
 import { syncPortQueries } from "./sync-port.js";
 import { syncRunQueries } from "./sync-runs.js";
@@ -42,6 +43,7 @@ export function openSqliteStore(path: string): Store {
     ...syncRunQueries(db),
     ...syncLeaseQueries(db),
     ...copyQueries(db),
+    ...sessionQueries(db),
     ping: async () => db.open && ping.get()?.ok === 1,
     async close() {
       if (db.open) db.close();

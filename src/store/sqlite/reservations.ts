@@ -14,11 +14,11 @@ export function reservationQueries(db: Database.Database): ReservationQueries {
     `SELECT r.*, c.property_id, c.source FROM reservations r
      JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
      WHERE (? IS NULL OR p.owner_id = ?) AND (? IS NULL OR c.property_id = ?) AND (? IS NULL OR r.status = ?)
-     ORDER BY ${PROPERTY_ORDER}, r.start, c.seq, r.uid`,
+     ORDER BY ${PROPERTY_ORDER}, r.arrival, r.start, c.seq, r.uid`,
   );
   // Nothing about the guest is selected: the outbound feed must not be able to leak it.
   const feedRows = db.prepare<[string], OutboundReservation>(
-    `SELECT r.id, c.source, r.start, r."end", r.kind, r.status FROM reservations r
+    `SELECT r.id, c.source, r.arrival, r.departure, r.kind, r.status FROM reservations r
      JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ? AND r.status = 'active'`,
   );
   // Cancelled rows count too: a cancellation changes the feed (its nights leave it); so does a

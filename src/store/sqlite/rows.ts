@@ -3,21 +3,25 @@ import type { ReservationDetails, ReservationKind, ReservationStatus, StoredRese
 import type { CalendarSource, SyncErrorCode } from "../../types.js";
 import type { Calendar, Owner, Property, ReservationRow, SyncRunRow, TokenRecord } from "../types.js";
 
-export interface OwnerRow { id: string; name: string; created_at: string }
+export interface OwnerRow { id: string; name: string; email: string | null; created_at: string }
 export interface TokenRow {
   id: string; owner_id: string; name: string; prefix: string; hash: string; created_at: string;
   expires_at: string | null; revoked_at: string | null; last_used_at: string | null;
 }
-export interface PropertyRow { id: string; owner_id: string; name: string; feed_token: string | null; created_at: string }
+export interface PropertyRow {
+  id: string; owner_id: string; name: string; feed_token: string | null; created_at: string; time_zone: string | null;
+}
 export interface CalendarRow {
-  id: string; property_id: string; owner_id: string; property_name: string; url: string; source: string;
+  id: string; property_id: string; owner_id: string; property_name: string; property_time_zone: string | null;
+  url: string; source: string; consecutive_failures: number; failing_since: string | null;
   etag: string | null; last_modified: string | null; content_hash: string | null; last_found: number;
   last_status: string | null; last_error_code: string | null; last_error_message: string | null;
   last_synced_at: string | null; created_at: string;
 }
 export interface ReservationDbRow {
   id: string; calendar_id: string; uid: string; kind: string; status: string; start: string; end: string;
-  summary: string; details: string; property_id?: string; source?: string;
+  summary: string; details: string; arrival: string; departure: string; event_zone: string | null;
+  property_id?: string; source?: string;
 }
 /** `dry_run` and `ok` are 0/1 in SQLite, booleans in PostgreSQL. */
 export interface SyncRunDbRow {
@@ -25,7 +29,7 @@ export interface SyncRunDbRow {
   ok: number | boolean; synced_calendars: number; failed: number;
 }
 
-export const toOwner = (row: OwnerRow): Owner => ({ id: row.id, name: row.name, createdAt: row.created_at });
+export const toOwner = (row: OwnerRow): Owner => ({ id: row.id, name: row.name, email: row.email, createdAt: row.created_at });
 
 export const toToken = (row: TokenRow): TokenRecord => ({
   id: row.id,
@@ -45,6 +49,7 @@ export const toProperty = (row: PropertyRow): Property => ({
   name: row.name,
   createdAt: row.created_at,
   feedToken: row.feed_token,
+  timeZone: row.time_zone,
 });
 
 export const toCalendar = (row: CalendarRow): Calendar => ({
@@ -58,6 +63,8 @@ export const toCalendar = (row: CalendarRow): Calendar => ({
   lastStatus: row.last_status as Calendar["lastStatus"],
   lastErrorCode: row.last_error_code as SyncErrorCode | null,
   lastErrorMessage: row.last_error_message,
+  consecutiveFailures: row.consecutive_failures,
+  failingSince: row.failing_since,
 });
 
 export const toStoredReservation = (row: ReservationDbRow): StoredReservation => ({
@@ -70,6 +77,9 @@ export const toStoredReservation = (row: ReservationDbRow): StoredReservation =>
   end: row.end,
   summary: row.summary,
   details: JSON.parse(row.details) as ReservationDetails,
+  arrival: row.arrival,
+  departure: row.departure,
+  eventZone: row.event_zone,
 });
 
 /** A stored reservation with the property and channel of its calendar (the listing's row). */

@@ -1,7 +1,8 @@
 // The engine's port (SyncStore) on SQLite: one transaction per calendar, statements prepared once.
 import type Database from "better-sqlite3";
 import type { ConflictInput } from "../../engine/conflicts.js";
-import type { CalendarRecord, CalendarWrite, FeedEvent, ReservationKind, ReservationStatus } from "../../engine/model.js";
+import type { CalendarRecord, CalendarWrite, DatedEvent, ReservationKind, ReservationStatus } from "../../engine/model.js";
+import { datedEvent } from "../../engine/nights.js";
 import type { CalendarSource } from "../../types.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
 import { newId } from "../ids.js";
@@ -20,32 +21,39 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
   const reservations = db.prepare<[string], ReservationDbRow>("SELECT * FROM reservations WHERE calendar_id = ? ORDER BY uid");
   // Positional parameters around eventParams: binding an object per row cost a fifth of a first sync's write.
   const insert = db.prepare<[string, string, ...EventParams, string, string]>(
-    `INSERT INTO reservations (id, calendar_id, uid, kind, start, "end", summary, details, raw, created_at, updated_at, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active')`,
+    `INSERT INTO reservations (id, calendar_id, uid, kind, start, "end", summary, details, raw, arrival, departure, event_zone,
+     created_at, updated_at, status)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active')`,
   );
   // The uid follows the feed too: a block the diff paired as "moved" may come back under a new UID.
   const update = db.prepare<[...EventParams, string, string, string]>(
-    `UPDATE reservations SET uid = ?, kind = ?, start = ?, "end" = ?, summary = ?, details = ?, raw = ?, updated_at = ?,
-     status = 'active' WHERE id = ? AND calendar_id = ?`,
+    `UPDATE reservations SET uid = ?, kind = ?, start = ?, "end" = ?, summary = ?, details = ?, raw = ?, arrival = ?,
+     departure = ?, event_zone = ?, updated_at = ?, status = 'active' WHERE id = ? AND calendar_id = ?`,
   );
   const cancel = db.prepare<[string, string, string]>(
     `UPDATE reservations SET status = 'cancelled', updated_at = ? WHERE id = ? AND calendar_id = ? AND status = 'active'`,
   );
+  // A success ends the calendar's failure streak.
   const feedState = db.prepare(
     `UPDATE calendars SET etag = @etag, last_modified = @lastModified, content_hash = @contentHash,
      last_found = @lastFound, last_status = 'success', last_error_code = NULL, last_error_message = NULL,
-     last_synced_at = @at WHERE id = @calendarId`,
+     last_synced_at = @at, consecutive_failures = 0, failing_since = NULL WHERE id = @calendarId`,
   );
   const activeBookings = db.prepare<[string], BookingRow>(
-    `SELECT r.id, c.property_id, p.name AS property_name, r.calendar_id, c.source, r.kind, r.status, r.start,
-     r."end", r.summary
+    `SELECT r.id, c.property_id, p.name AS property_name, p.time_zone AS property_time_zone, r.calendar_id, c.source,
+     r.kind, r.status, r.arrival, r.departure, r.summary
      FROM reservations r JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
      WHERE c.property_id = ? AND r.status = 'active' AND r.kind = 'booking'`,
   );
   const touchProperty = db.prepare<[string, string]>(TOUCH_PROPERTY_FEED);
-  const failure = db.prepare<[string, string, string, string]>(
-    `UPDATE calendars SET last_status = 'failed', last_error_code = ?, last_error_message = ?, last_synced_at = ?
-     WHERE id = ?`,
+  const propertyZone = db.prepare<[string], { time_zone: string | null }>(
+    "SELECT p.time_zone FROM calendars c JOIN properties p ON p.id = c.property_id WHERE c.id = ?",
+  );
+  // The streak's start is kept from its first failure; RETURNING reads the new streak in the same statement.
+  const failure = db.prepare<[string, string, string, string, string], { consecutive_failures: number; failing_since: string | null }>(
+    `UPDATE calendars SET last_status = 'failed', last_error_code = ?, last_error_message = ?, last_synced_at = ?,
+     consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, ?)
+     WHERE id = ? RETURNING consecutive_failures, failing_since`,
   );
 
   // Both reads in one transaction, so the count and the calendars come from the same snapshot.
@@ -54,12 +62,16 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     calendars: calendars.all(ownerId).map(toCalendarRecord),
   }));
 
-  const apply = db.transaction(({ calendarId, inserts, updates, cancels, feed, syncedAt }: CalendarWrite) => {
+  const apply = db.transaction(({ calendarId, inserts, updates, cancels, feed, syncedAt, timeZone = null }: CalendarWrite) => {
     const at = syncedAt.toISOString();
     // A calendar removed while its feed was being fetched has nothing left to write to.
     if (feedState.run({ calendarId, at, ...feed }).changes === 0) return;
-    for (const event of inserts) insert.run(newId("rsv"), calendarId, ...eventParams(event), at, at);
-    for (const { id, event } of updates) update.run(...eventParams(event), at, id, calendarId);
+    // `property update --timezone` committed while this feed was fetched: its nights follow the zone held now
+    // (updateProperty recomputed every row already there; these rows are the rest).
+    const zone = propertyZone.get(calendarId)?.time_zone ?? null;
+    const dated = zone === timeZone ? (event: DatedEvent) => event : (event: DatedEvent) => datedEvent(event, zone);
+    for (const event of inserts) insert.run(newId("rsv"), calendarId, ...eventParams(dated(event)), at, at);
+    for (const { id, event } of updates) update.run(...eventParams(dated(event)), at, id, calendarId);
     for (const id of cancels) cancel.run(at, id, calendarId);
     // `at` is the sync's clock, read before the fetch; the feed's Last-Modified needs the commit's.
     if (inserts.length + updates.length + cancels.length > 0) touchProperty.run(new Date().toISOString(), calendarId);
@@ -76,7 +88,9 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
       apply(write);
     },
     async recordCalendarFailure({ calendarId, error, failedAt }) {
-      failure.run(error.code, error.message, failedAt.toISOString(), calendarId);
+      const at = failedAt.toISOString();
+      const row = failure.get(error.code, error.message, at, at, calendarId);
+      return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
     },
     async propertyActiveBookings(propertyId) {
       return activeBookings.all(propertyId).map(toConflictInput);
@@ -84,16 +98,20 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
   };
 }
 
-type EventParams = [uid: string, kind: string, start: string, end: string, summary: string, details: string, raw: string];
+type EventParams = [
+  uid: string, kind: string, start: string, end: string, summary: string, details: string, raw: string,
+  arrival: string, departure: string, eventZone: string | null,
+];
 
-function eventParams(event: FeedEvent): EventParams {
-  return [event.uid, event.kind, event.start, event.end, event.summary, JSON.stringify(event.details), JSON.stringify(event.raw)];
+function eventParams(event: DatedEvent): EventParams {
+  const { uid, kind, start, end, summary, details, raw, arrival, departure, zone } = event;
+  return [uid, kind, start, end, summary, JSON.stringify(details), JSON.stringify(raw), arrival, departure, zone ?? null];
 }
 
 /** A row of the active-bookings query, in both dialects. */
 export interface BookingRow {
-  id: string; property_id: string; property_name: string; calendar_id: string; source: string; kind: string;
-  status: string; start: string; end: string; summary: string;
+  id: string; property_id: string; property_name: string; property_time_zone: string | null; calendar_id: string;
+  source: string; kind: string; status: string; arrival: string; departure: string; summary: string;
 }
 
 /** An active booking as double-booking detection reads it. */
@@ -102,12 +120,13 @@ export function toConflictInput(row: BookingRow): ConflictInput {
     id: row.id,
     propertyId: row.property_id,
     propertyName: row.property_name,
+    propertyTimeZone: row.property_time_zone,
     calendarId: row.calendar_id,
     source: row.source as CalendarSource,
     kind: row.kind as ReservationKind,
     status: row.status as ReservationStatus,
-    start: row.start,
-    end: row.end,
+    arrival: row.arrival,
+    departure: row.departure,
     summary: row.summary,
   };
 }
@@ -119,6 +138,7 @@ export function toCalendarRecord(row: CalendarRow): CalendarRecord {
     propertyId: row.property_id,
     propertyName: row.property_name,
     source: row.source as CalendarSource,
+    timeZone: row.property_time_zone,
     url: row.url,
     etag: row.etag,
     lastModified: row.last_modified,

@@ -1,0 +1,46 @@
+// Owner accounts of the dashboard (CONTRACT §9): emails as sign-in names, and one-time invite links
+// through which an owner chooses a password. Shared by the CLI (`owner add|update|invite`) and the dashboard.
+import { createHash, randomBytes } from "node:crypto";
+import type { Store } from "../store/types.js";
+
+/** How long an invite link works. */
+export const INVITE_LIFETIME_MS = 72 * 60 * 60 * 1000;
+
+/** An email as stored and compared: trimmed, lower-case (nobody expects `Ann@` and `ann@` to be two accounts). */
+export function normalizeEmail(raw: string): string {
+  return raw.trim().toLowerCase();
+}
+
+/** True for something shaped like an address (one `@`, a dot in the domain, no spaces, at most 254 characters). */
+export function isPlausibleEmail(email: string): boolean {
+  return email.length <= 254 && /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/.test(email);
+}
+
+/** SHA-256 of an invite token or session secret, hex: what the store keeps instead of the secret. */
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** A new random secret: 32 bytes, base64url (43 characters, safe in paths and cookies). */
+export function newSecret(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** An issued invite (`owner invite --json`). */
+export interface Invite {
+  ownerId: string;
+  /** `<baseUrl>/invite/<token>`: works once, until `expiresAt`. */
+  url: string;
+  expiresAt: string;
+}
+
+/** Creates a one-time invite link for `ownerId` on the server at `baseUrl` (no trailing slash). */
+export async function issueInvite(store: Store, ownerId: string, baseUrl: string, now = new Date()): Promise<Invite> {
+  const token = newSecret();
+  const record = await store.createInvite({
+    ownerId,
+    hash: hashSecret(token),
+    expiresAt: new Date(now.getTime() + INVITE_LIFETIME_MS),
+  });
+  return { ownerId, url: `${baseUrl}/invite/${token}`, expiresAt: record.expiresAt };
+}

@@ -1,0 +1,43 @@
+// The owner dashboard (CONTRACT §9): server-rendered pages on the API's own port. Every page is a
+// file under pages/; this file only puts them on the app.
+import type { H3 } from "h3";
+import { registerAssets } from "./assets.js";
+import type { DashboardContext } from "./context.js";
+import { registerCalendarForms } from "./pages/calendars.js";
+import { registerInvite } from "./pages/invite.js";
+import { registerProfile } from "./pages/profile.js";
+import { registerProperties } from "./pages/properties.js";
+import { registerProperty } from "./pages/property.js";
+import { registerSignIn } from "./pages/sign-in.js";
+import { registerSyncNow } from "./pages/sync-now.js";
+import { registerTimeline } from "./pages/timeline.js";
+import { registerTokens } from "./pages/tokens.js";
+import { registerWebhooks } from "./pages/webhooks.js";
+
+export type { DashboardContext } from "./context.js";
+export { notFoundPage, errorPage } from "./pages/errors.js";
+
+/** Adds every dashboard route to `app`. */
+export function registerDashboard(app: H3, ctx: DashboardContext): void {
+  registerAssets(app);
+  registerSignIn(app, ctx);
+  registerInvite(app, ctx);
+  registerProperties(app, ctx);
+  registerProperty(app, ctx);
+  registerCalendarForms(app, ctx);
+  registerTimeline(app, ctx);
+  registerSyncNow(app, ctx);
+  registerTokens(app, ctx);
+  registerProfile(app, ctx);
+  registerWebhooks(app, ctx);
+}
+
+/** True for paths that keep the API's JSON answers (CONTRACT §9): `/api/…`, `/ical/…`, `/healthz`, under any mount prefix. */
+export function isApiPath(pathname: string): boolean {
+  return /(?:^|\/)(?:api|ical)(?:\/|$)/.test(pathname) || /(?:^|\/)healthz$/.test(pathname);
+}
+
+/** The request path with an invite link's token replaced by `***`, for access logs: the token opens an account. */
+export function maskInvitePath(pathname: string): string {
+  return pathname.replace(/\/invite\/[^/]+/g, "/invite/***");
+}

@@ -1,0 +1,103 @@
+// Prometheus metrics (CONTRACT §12), on a registry of their own per app: two apps in one process
+// (tests, embedders) never clash in prom-client's global registry. Label values come from fixed
+// sets (source, status, error code, route pattern), never from a token, URL, owner or property name.
+import type { H3, H3Event } from "h3";
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import type { FeedFetch } from "../engine/sync.js";
+import { METRICS_PATH } from "./routes.js";
+import type { FinishedRun } from "./single-flight.js";
+
+/** The metrics of one app, and the hooks that feed them. */
+export interface ServerMetrics {
+  /** This app's registry; register your own metrics here to serve them on `/metrics` too. */
+  readonly registry: Registry;
+  /** Hand these to `createSyncRunner` so that every run and feed fetch is counted. */
+  readonly syncHooks: {
+    onRunFinished: (run: FinishedRun) => void;
+    onFeedFetched: (fetch: FeedFetch) => void;
+  };
+  /** Counts one HTTP answer under its route pattern (`/ical/:file`), never the raw path. */
+  countRequest(method: string, route: string | undefined, status: number): void;
+}
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** Creates the metrics of one app, with Node's default process metrics on the same registry. */
+export function createServerMetrics(): ServerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const syncs = new Counter({
+    name: "calsync_syncs_total",
+    help: "Sync runs by what started them and how they ended (ok, some_failed, error); joined requests are one run.",
+    labelNames: ["trigger", "outcome"] as const,
+    registers,
+  });
+  const syncSeconds = new Histogram({
+    name: "calsync_sync_duration_seconds",
+    help: "Duration of whole sync runs of an owner.",
+    labelNames: ["trigger"] as const,
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120],
+    registers,
+  });
+  const calendars = new Counter({
+    name: "calsync_calendar_syncs_total",
+    help: "Calendars synchronised, by channel and status (success, failed).",
+    labelNames: ["source", "status"] as const,
+    registers,
+  });
+  const failures = new Counter({
+    name: "calsync_calendar_failures_total",
+    help: "Failed calendars by channel and error code (fetch_failed, timeout, http_error, …).",
+    labelNames: ["source", "code"] as const,
+    registers,
+  });
+  const fetchSeconds = new Histogram({
+    name: "calsync_feed_fetch_duration_seconds",
+    help: "Duration of feed fetches (without the wait for a fetch slot), by channel and outcome (ok, not_modified, error).",
+    labelNames: ["source", "outcome"] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20],
+    registers,
+  });
+  const requests = new Counter({
+    name: "calsync_http_requests_total",
+    help: "HTTP answers by method, route pattern and status.",
+    labelNames: ["method", "route", "status"] as const,
+    registers,
+  });
+  // calsync_webhook_outbox_depth (a Gauge whose collect() asks the store) joins here once webhooks exist (CONTRACT §11).
+
+  return {
+    registry,
+    syncHooks: {
+      onRunFinished({ trigger, durationMs, response }) {
+        const outcome = !response ? "error" : response.ok ? "ok" : "some_failed";
+        syncs.inc({ trigger, outcome });
+        syncSeconds.observe({ trigger }, durationMs / 1000);
+        for (const { source, result } of response?.results ?? []) {
+          calendars.inc({ source, status: result.status });
+          if (result.error) failures.inc({ source, code: result.error.code });
+        }
+      },
+      onFeedFetched({ source, outcome, durationMs }) {
+        fetchSeconds.observe({ source, outcome }, durationMs / 1000);
+      },
+    },
+    countRequest(method, route, status) {
+      requests.inc({ method: METHODS.has(method) ? method : "other", route: route ?? "unmatched", status: String(status) });
+    },
+  };
+}
+
+/** Adds `GET /metrics` (Prometheus text format) to `app`. */
+export function registerMetricsRoute(app: H3, metrics: ServerMetrics, requestIdOf: (event: H3Event) => string): void {
+  app.get(METRICS_PATH, async (event) => {
+    const body = await metrics.registry.metrics();
+    return new Response(body, {
+      status: 200,
+      statusText: "OK",
+      headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store", "x-request-id": requestIdOf(event) },
+    });
+  });
+}

@@ -1,0 +1,14 @@
+// GET /api/v1/openapi.json: the document, without authentication, so tools can read it before holding a token.
+import type { H3, H3Event } from "h3";
+import { errorResponse, jsonResponse } from "../errors.js";
+import { OPENAPI_PATH } from "../routes.js";
+import { openApiDocument } from "./document.js";
+
+/** Adds `GET /api/v1/openapi.json` (405 for other methods) to `app`. */
+export function registerOpenApiRoute(app: H3, requestIdOf: (event: H3Event) => string): void {
+  const answer = (event: H3Event) => jsonResponse(200, openApiDocument(), requestIdOf(event));
+  app.get(OPENAPI_PATH, answer);
+  // h3 falls back from HEAD to GET only when no route matches, and the 405 route below matches every method.
+  app.on("HEAD", OPENAPI_PATH, answer);
+  app.all(OPENAPI_PATH, (event) => errorResponse(405, "method_not_allowed", requestIdOf(event), { allow: "GET, HEAD" }, "use GET for this path"));
+}

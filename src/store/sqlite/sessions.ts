@@ -1,0 +1,117 @@
+// Dashboard sign-in state: one-time invites, server-side sessions and failed sign-ins. Only hashes
+// of invite tokens and session cookies are stored, so a copy of the database opens no account.
+import type Database from "better-sqlite3";
+import { newId } from "../ids.js";
+import type { InviteRecord, SessionRecord, Store } from "../types.js";
+
+export type SessionQueries = Pick<
+  Store,
+  | "createInvite"
+  | "findInvite"
+  | "consumeInvite"
+  | "createSession"
+  | "findSession"
+  | "touchSession"
+  | "deleteSession"
+  | "deleteIdleSessions"
+  | "addSignInFailure"
+  | "signInFailures"
+  | "clearSignInFailures"
+  | "pruneSignInFailures"
+>;
+
+interface InviteRow { id: string; owner_id: string; created_at: string; expires_at: string; used_at: string | null }
+interface SessionRow { id: string; owner_id: string; created_at: string; last_seen_at: string }
+
+const toInvite = (row: InviteRow): InviteRecord => ({
+  id: row.id,
+  ownerId: row.owner_id,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  usedAt: row.used_at,
+});
+const toSession = (row: SessionRow): SessionRecord => ({
+  id: row.id,
+  ownerId: row.owner_id,
+  createdAt: row.created_at,
+  lastSeenAt: row.last_seen_at,
+});
+
+/** Prepares the invite, session and sign-in failure statements of one database. */
+export function sessionQueries(db: Database.Database): SessionQueries {
+  const insertInvite = db.prepare<[string, string, string, string, string]>(
+    "INSERT INTO owner_invites (id, owner_id, hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+  );
+  const openInvite = db.prepare<[string, string], InviteRow>(
+    "SELECT id, owner_id, created_at, expires_at, used_at FROM owner_invites WHERE hash = ? AND used_at IS NULL AND expires_at > ?",
+  );
+  const retireInvites = db.prepare<[string, string]>("UPDATE owner_invites SET used_at = ? WHERE owner_id = ? AND used_at IS NULL");
+  // Read and retire in one write transaction, so two tabs posting the same link cannot both use it.
+  const consume = db.transaction((hash: string, now: string): string | undefined => {
+    const invite = openInvite.get(hash, now);
+    if (!invite) return undefined;
+    retireInvites.run(now, invite.owner_id);
+    return invite.owner_id;
+  });
+
+  const insertSession = db.prepare<[string, string, string, string, string]>(
+    "INSERT INTO owner_sessions (id, owner_id, hash, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
+  );
+  const sessionByHash = db.prepare<[string], SessionRow>(
+    "SELECT id, owner_id, created_at, last_seen_at FROM owner_sessions WHERE hash = ?",
+  );
+  const touch = db.prepare<[string, string]>("UPDATE owner_sessions SET last_seen_at = ? WHERE id = ?");
+  const remove = db.prepare<[string]>("DELETE FROM owner_sessions WHERE id = ?");
+  const removeIdle = db.prepare<[string]>("DELETE FROM owner_sessions WHERE last_seen_at < ?");
+
+  const insertFailure = db.prepare<[string, string]>("INSERT INTO sign_in_failures (key, at) VALUES (?, ?)");
+  const addFailures = db.transaction((keys: string[], at: string) => {
+    for (const key of keys) insertFailure.run(key, at);
+  });
+  const failuresSince = db.prepare<[string, string], { at: string }>(
+    "SELECT at FROM sign_in_failures WHERE key = ? AND at >= ? ORDER BY at",
+  );
+  const clearFailures = db.prepare<[string]>("DELETE FROM sign_in_failures WHERE key = ?");
+  const pruneFailures = db.prepare<[string]>("DELETE FROM sign_in_failures WHERE at < ?");
+
+  return {
+    async createInvite({ ownerId, hash, expiresAt }) {
+      const invite = { id: newId("inv"), ownerId, createdAt: new Date().toISOString(), expiresAt: expiresAt.toISOString(), usedAt: null };
+      insertInvite.run(invite.id, ownerId, hash, invite.createdAt, invite.expiresAt);
+      return invite;
+    },
+    async findInvite(hash, now) {
+      const row = openInvite.get(hash, now.toISOString());
+      return row && toInvite(row);
+    },
+    consumeInvite: async (hash, now) => consume.immediate(hash, now.toISOString()),
+
+    async createSession({ ownerId, hash, at }) {
+      const session = { id: newId("ses"), ownerId, createdAt: at.toISOString(), lastSeenAt: at.toISOString() };
+      insertSession.run(session.id, ownerId, hash, session.createdAt, session.lastSeenAt);
+      return session;
+    },
+    async findSession(hash) {
+      const row = sessionByHash.get(hash);
+      return row && toSession(row);
+    },
+    async touchSession(id, at) {
+      touch.run(at.toISOString(), id);
+    },
+    async deleteSession(id) {
+      remove.run(id);
+    },
+    deleteIdleSessions: async (before) => removeIdle.run(before.toISOString()).changes,
+
+    async addSignInFailure(keys, at) {
+      addFailures(keys, at.toISOString());
+    },
+    signInFailures: async (key, since) => failuresSince.all(key, since.toISOString()).map((row) => row.at),
+    async clearSignInFailures(key) {
+      clearFailures.run(key);
+    },
+    async pruneSignInFailures(before) {
+      pruneFailures.run(before.toISOString());
+    },
+  };
+}

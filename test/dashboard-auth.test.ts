@@ -1,0 +1,282 @@
+// Dashboard accounts over the real h3 app and a real SQLite file: sign-in and sign-out, session
+// cookies and their lifetime, throttled sign-in, invites and password changes (CONTRACT §9).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createApp, startServer } from "../src/server/index.js";
+import { issueInvite } from "../src/server/accounts.js";
+import { hashPassword } from "../src/server/dashboard/passwords.js";
+import { openStore } from "../src/store/index.js";
+import type { Owner, Store } from "../src/store/types.js";
+import { pageClient, signIn, type PageClient } from "./helpers/dashboard-client.js";
+
+const PASSWORD = "correct horse battery";
+const BASE = "http://calsync.test";
+const DAY = 86_400_000;
+const dir = mkdtempSync(path.join(tmpdir(), "calsync-auth-"));
+const dbPath = path.join(dir, "auth.db");
+const clock = { now: new Date() };
+let store: Store;
+let otherInstance: Store;
+let passwordHash: string;
+let app: ReturnType<typeof createApp>;
+let proxied: ReturnType<typeof createApp>;
+let count = 0;
+
+beforeAll(async () => {
+  store = await openStore(dbPath);
+  // A second process on the same database: what it sees is what the store holds, not memory.
+  otherInstance = await openStore(dbPath);
+  passwordHash = await hashPassword(PASSWORD);
+  app = createApp({ store, now: () => clock.now });
+  proxied = createApp({ store: otherInstance, now: () => clock.now, trustProxy: true });
+});
+afterAll(async () => {
+  await store.close();
+  await otherInstance.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  clock.now = new Date();
+  // app.fetch has no socket: every request without trust-proxy counts under one "unknown" address.
+  await store.clearSignInFailures("ip:unknown");
+});
+
+async function owner(name = `Owner ${++count}`): Promise<Owner> {
+  const created = await store.createOwner(name, { email: `owner${count}@example.com` });
+  await store.setOwnerPassword(created.id, passwordHash);
+  return created;
+}
+const browser = (options: Parameters<typeof pageClient>[2] = {}) => pageClient((r) => app.fetch(r), BASE, options);
+
+describe("sign-in", () => {
+  it("sends a visitor without a session to sign in, then back to the page asked for", async () => {
+    const ann = await owner();
+    const client = browser();
+    const away = await client.get("/settings/tokens?x=1");
+    expect([away.status, away.headers.get("location")]).toEqual([303, "/sign-in?next=%2Fsettings%2Ftokens%3Fx%3D1"]);
+    const form = await client.page("/sign-in?next=%2Fsettings%2Ftokens%3Fx%3D1");
+    expect(form).toContain('name="next" value="/settings/tokens?x=1"');
+    const signedIn = await client.post("/sign-in", { email: ann.email!.toUpperCase(), password: PASSWORD, next: "/settings/tokens?x=1" });
+    expect([signedIn.status, signedIn.headers.get("location")]).toEqual([303, "/settings/tokens?x=1"]);
+    expect(await (await client.get("/properties")).text()).toContain(ann.name);
+  });
+
+  it("never redirects to another site after sign-in", async () => {
+    const ann = await owner();
+    const client = browser();
+    await client.page("/sign-in");
+    const response = await client.post("/sign-in", { email: ann.email!, password: PASSWORD, next: "//evil.test/x" });
+    expect(response.headers.get("location")).toBe("/");
+  });
+
+  it("refuses a wrong password or an unknown email with the same answer and no session", async () => {
+    const ann = await owner();
+    const client = browser();
+    await client.page("/sign-in");
+    const wrong = await client.post("/sign-in", { email: ann.email!, password: "not the password" });
+    const unknown = await client.post("/sign-in", { email: "nobody@example.com", password: PASSWORD });
+    for (const response of [wrong, unknown]) {
+      expect(response.status).toBe(422);
+      expect(await response.text()).toContain("Wrong email or password.");
+    }
+    expect(client.cookies.has("calsync_session")).toBe(false);
+  });
+
+  it("sets the session cookie HttpOnly and SameSite=Lax, without Secure over plain HTTP", async () => {
+    const ann = await owner();
+    const client = browser();
+    await client.page("/sign-in");
+    await client.post("/sign-in", { email: ann.email!, password: PASSWORD });
+    const line = client.lastSetCookies.find((c) => c.startsWith("calsync_session="))!;
+    expect(line).toMatch(/; HttpOnly/);
+    expect(line).toMatch(/; SameSite=Lax/);
+    expect(line).toMatch(/; Max-Age=2592000/);
+    expect(line).not.toMatch(/Secure/);
+  });
+
+  it("marks the cookie Secure behind an HTTPS proxy with trust-proxy, and ignores the header without it", async () => {
+    const ann = await owner();
+    const https = { "x-forwarded-proto": "https", "x-forwarded-for": "198.51.100.9" };
+    const behindProxy = pageClient((r) => proxied.fetch(r), BASE, { origin: "https://calsync.test", headers: https });
+    await behindProxy.page("/sign-in");
+    expect(behindProxy.lastSetCookies.find((c) => c.startsWith("calsync_csrf="))).toMatch(/; Secure$/);
+    const signedIn = await behindProxy.post("/sign-in", { email: ann.email!, password: PASSWORD });
+    expect(signedIn.status).toBe(303);
+    expect(behindProxy.lastSetCookies.find((c) => c.startsWith("calsync_session="))).toMatch(/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
+
+    const direct = browser({ headers: https });
+    await direct.page("/sign-in");
+    await direct.post("/sign-in", { email: ann.email!, password: PASSWORD });
+    expect(direct.lastSetCookies.find((c) => c.startsWith("calsync_session="))).not.toMatch(/Secure/);
+  });
+
+  it("ends the session on sign-out: the old cookie no longer opens any page", async () => {
+    const ann = await owner();
+    const client = browser();
+    await signIn(client, ann.email!, PASSWORD);
+    const cookie = client.cookies.get("calsync_session")!;
+    const out = await client.post("/sign-out", {});
+    expect([out.status, out.headers.get("location")]).toEqual([303, "/sign-in"]);
+    expect(client.cookies.has("calsync_session")).toBe(false);
+    const replayed = await app.fetch(new Request(`${BASE}/properties`, { headers: { cookie: `calsync_session=${cookie}` } }));
+    expect([replayed.status, replayed.headers.get("location")]).toEqual([303, "/sign-in?next=%2Fproperties"]);
+  });
+
+  it("keeps a session in use and ends one left idle for 30 days", async () => {
+    const ann = await owner();
+    const client = browser();
+    await signIn(client, ann.email!, PASSWORD);
+    clock.now = new Date(clock.now.getTime() + 29 * DAY);
+    expect((await client.get("/properties")).status).toBe(200);
+    clock.now = new Date(clock.now.getTime() + 29 * DAY);
+    expect((await client.get("/properties")).status).toBe(200);
+    clock.now = new Date(clock.now.getTime() + 30 * DAY + 1000);
+    expect((await client.get("/properties")).status).toBe(303);
+  });
+});
+
+describe("sign-in throttling", () => {
+  it("answers 429 with Retry-After after 10 failed sign-ins for one email in 15 minutes, on every instance, even for the right password", async () => {
+    const ann = await owner();
+    const clients = [browser(), pageClient((r) => proxied.fetch(r), BASE)];
+    for (const client of clients) await client.page("/sign-in");
+    for (let i = 0; i < 10; i++) {
+      // Each attempt from another address, alternating instances: only the email's count can add up.
+      const client = clients[i % 2]!;
+      const response = await client.post("/sign-in", { email: ann.email!, password: `wrong ${i}` }, { headers: { "x-forwarded-for": `192.0.2.${i}` } });
+      expect(response.status).toBe(422);
+    }
+    const blocked = await clients[1]!.post("/sign-in", { email: ann.email!, password: PASSWORD }, { headers: { "x-forwarded-for": "192.0.2.99" } });
+    expect(blocked.status).toBe(429);
+    const retryAfter = Number(blocked.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(await blocked.text()).toContain("Too many failed sign-ins");
+    expect(clients[1]!.cookies.has("calsync_session")).toBe(false);
+
+    clock.now = new Date(clock.now.getTime() + retryAfter * 1000);
+    const later = await clients[0]!.post("/sign-in", { email: ann.email!, password: PASSWORD });
+    expect(later.status).toBe(303);
+  });
+
+  it("counts failures per client address across emails (trust-proxy: the address the proxy saw)", async () => {
+    const ann = await owner();
+    const client = pageClient((r) => proxied.fetch(r), BASE);
+    await client.page("/sign-in");
+    const from = (address: string) => ({ headers: { "x-forwarded-for": `10.9.9.9, ${address}` } });
+    for (let i = 0; i < 10; i++) {
+      expect((await client.post("/sign-in", { email: `guess${i}@example.com`, password: "x" }, from("203.0.113.7"))).status).toBe(422);
+    }
+    const blocked = await client.post("/sign-in", { email: ann.email!, password: PASSWORD }, from("203.0.113.7"));
+    expect([blocked.status, Number(blocked.headers.get("retry-after")) > 0]).toEqual([429, true]);
+    const elsewhere = await client.post("/sign-in", { email: ann.email!, password: PASSWORD }, from("203.0.113.8"));
+    expect(elsewhere.status).toBe(303);
+  });
+
+  it("counts by the socket address when not trusting a proxy, whatever X-Forwarded-For says", async () => {
+    const server = await startServer({ store, host: "127.0.0.1", port: 0, log: () => {} });
+    try {
+      const ann = await owner();
+      const client = pageClient((r) => fetch(r), server.url);
+      await client.page("/sign-in");
+      for (let i = 0; i < 10; i++) {
+        const response = await client.post("/sign-in", { email: `socket${i}@example.com`, password: "x" }, { headers: { "x-forwarded-for": `198.18.0.${i}` } });
+        expect(response.status).toBe(422);
+      }
+      const blocked = await client.post("/sign-in", { email: ann.email!, password: PASSWORD }, { headers: { "x-forwarded-for": "198.18.1.1" } });
+      expect(blocked.status).toBe(429);
+    } finally {
+      await server.close({ graceMs: 1000 });
+      await store.clearSignInFailures("ip:127.0.0.1");
+    }
+  });
+});
+
+describe("invites", () => {
+  async function invited(): Promise<{ owner: Owner; path: string }> {
+    const created = await store.createOwner(`Invitee ${++count}`, { email: `invitee${count}@example.com` });
+    const invite = await issueInvite(store, created.id, BASE, clock.now);
+    return { owner: created, path: new URL(invite.url).pathname };
+  }
+
+  it("lets the owner choose a password of at least 10 characters and signs them in", async () => {
+    const { owner: bea, path: link } = await invited();
+    const client = browser();
+    const page = await client.page(link);
+    expect(page).toContain(`Welcome, ${bea.name}`);
+    expect(page).toContain(`value="${bea.email}"`);
+    const short = await client.post(link, { password: "123456789" });
+    expect(short.status).toBe(422);
+    expect(await short.text()).toContain("at least 10 characters");
+    const set = await client.post(link, { password: "ten chars!" });
+    expect([set.status, set.headers.get("location")]).toEqual([303, "/properties"]);
+    expect(client.cookies.has("calsync_session")).toBe(true);
+    expect(await (await client.get("/properties")).text()).toContain("Password set. Welcome");
+    await signIn(browser(), bea.email!, "ten chars!");
+  });
+
+  it("works once: a used link answers 404 and changes nothing", async () => {
+    const { owner: cem, path: link } = await invited();
+    const first = browser();
+    await first.page(link);
+    expect((await first.post(link, { password: "first password" })).status).toBe(303);
+    const second = browser();
+    expect((await second.get(link)).status).toBe(404);
+    // The form read before the first use cannot be replayed either.
+    const replay = await first.post(link, { password: "second password" });
+    expect(replay.status).toBe(404);
+    await signIn(browser(), cem.email!, "first password");
+  });
+
+  it("expires after 72 hours", async () => {
+    const { path: link } = await invited();
+    clock.now = new Date(clock.now.getTime() + 72 * 3_600_000 + 1000);
+    const response = await browser().get(link);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("older than 72 hours");
+  });
+
+  it("retires the owner's other open links when one is used", async () => {
+    const { owner: dee, path: first } = await invited();
+    const second = new URL((await issueInvite(store, dee.id, BASE, clock.now)).url).pathname;
+    const client = browser();
+    await client.page(second);
+    expect((await client.post(second, { password: "from the second link" })).status).toBe(303);
+    expect((await browser().get(first)).status).toBe(404);
+  });
+
+  it("never writes the link's token to the access log", async () => {
+    const lines: string[] = [];
+    const logged = createApp({ store, now: () => clock.now, logger: (line) => lines.push(line.path) });
+    const { path: link } = await invited();
+    const client = pageClient((r) => logged.fetch(r), BASE);
+    await client.page(link);
+    await client.post(link, { password: "logged but not leaked" });
+    expect(lines).toEqual(["/invite/***", "/invite/***"]);
+  });
+
+  it("answers 404 for unknown and malformed links", async () => {
+    expect((await browser().get(`/invite/${"A".repeat(43)}`)).status).toBe(404);
+    expect((await browser().get("/invite/short")).status).toBe(404);
+  });
+});
+
+describe("password change", () => {
+  it("ends every other session of the owner and keeps this browser signed in", async () => {
+    const eve = await owner();
+    const here = browser();
+    const there = browser();
+    await signIn(here, eve.email!, PASSWORD);
+    await signIn(there, eve.email!, PASSWORD);
+    await here.page("/settings/profile");
+    const wrong = await here.post("/settings/password", { currentPassword: "nope nope nope", password: "a brand new password" });
+    expect(wrong.status).toBe(422);
+    const changed = await here.post("/settings/password", { currentPassword: PASSWORD, password: "a brand new password" });
+    expect([changed.status, changed.headers.get("location")]).toEqual([303, "/settings/profile"]);
+    expect((await here.get("/properties")).status).toBe(200);
+    expect((await there.get("/properties")).status).toBe(303);
+    await signIn(browser(), eve.email!, "a brand new password");
+  });
+});

@@ -1,0 +1,228 @@
+// The dashboard in headless Chromium, driven by accessible names (CONTRACT §9): invite → password →
+// token → API → revoke; calendars → Sync now with a broken feed → 207 details; the timeline's double
+// booking. CALSYNC_SCREENSHOTS=1 also writes docs/dashboard-*.png.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueInvite } from "../src/server/accounts.js";
+import { hashPassword } from "../src/server/dashboard/passwords.js";
+import { startServer, type RunningServer } from "../src/server/index.js";
+import { openStore } from "../src/store/index.js";
+import type { Store } from "../src/store/types.js";
+import { HAS_CHROMIUM, launchChromium, SKIP_NOTE } from "./helpers/chromium.js";
+import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { buildIcs, day, type IcsEvent } from "./helpers/ics.js";
+
+if (!HAS_CHROMIUM) console.log(SKIP_NOTE);
+
+const SCREENSHOTS = process.env.CALSYNC_SCREENSHOTS === "1";
+const docs = path.resolve(import.meta.dirname, "../docs");
+
+const stay = (from: number, nights: number, summary: string): IcsEvent => ({
+  uid: `${summary}-${from}`,
+  start: day(from),
+  end: day(from + nights),
+  summary,
+});
+
+describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "calsync-browser-"));
+  let store: Store;
+  let feeds: FeedServer;
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    store = await openStore(path.join(dir, "calsync.db"));
+    feeds = await startFeedServer();
+    server = await startServer({ store, host: "127.0.0.1", port: 0, allowPrivateNetworks: true, log: () => {} });
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close({ graceMs: 2000 });
+    await feeds?.close();
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function freshPage(options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options });
+    return context.newPage();
+  }
+
+  async function ownerWithPassword(name: string, email: string, password: string) {
+    const owner = await store.createOwner(name, { email });
+    await store.setOwnerPassword(owner.id, await hashPassword(password));
+    return owner;
+  }
+
+  async function signIn(page: Page, email: string, password: string): Promise<void> {
+    await page.goto(`${server.url}/sign-in`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${server.url}/properties`);
+  }
+
+  const callApi = (token: string) =>
+    fetch(`${server.url}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": token } });
+
+  it("takes an invited owner from the link to a token the API accepts, and revoking it gets 401 revoked_token", async () => {
+    const owner = await store.createOwner("Ann Example", { email: "ann@example.com" });
+    const invite = await issueInvite(store, owner.id, server.url);
+    const page = await freshPage();
+
+    await page.goto(invite.url);
+    await page.getByLabel("New password").fill("correct horse battery");
+    await page.getByRole("button", { name: "Set password" }).click();
+    await page.waitForURL(`${server.url}/properties`);
+    await page.getByText("Password set. Welcome, Ann Example!").waitFor();
+
+    await page.getByRole("link", { name: "API tokens" }).click();
+    await page.getByLabel("Token name").fill("backend");
+    await page.getByRole("button", { name: "Create token" }).click();
+    const token = (await page.getByTestId("new-token").textContent())?.trim() ?? "";
+    expect(token).toMatch(/^cs_[0-9A-Za-z]{32}$/);
+    // The copy button is the progressive part: dashboard.js un-hides it.
+    await page.getByRole("button", { name: "Copy" }).waitFor({ state: "visible" });
+
+    const ok = await callApi(token);
+    expect(ok.status).toBe(200);
+
+    await page.getByRole("row", { name: /backend/ }).getByRole("button", { name: "Revoke" }).click();
+    await page.getByText(/Revoked "backend"/).waitFor();
+    const refused = await callApi(token);
+    expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([401, "revoked_token"]);
+
+    // The link worked once; signing out and in again uses the chosen password.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(`${server.url}/sign-in`);
+    await page.goto(invite.url);
+    await page.getByRole("heading", { name: "This invite link does not work" }).waitFor();
+    await signIn(page, "ANN@example.com", "correct horse battery");
+    await context.close();
+  }, 60_000);
+
+  it("adds calendars, syncs with one broken feed showing the 207 details, and marks the double booking on the timeline", async () => {
+    await ownerWithPassword("Bea Keller", "bea@example.com", "a long enough password");
+    const owner = (await store.findOwnerByEmail("bea@example.com"))!;
+    const airbnb = feeds.url("/loft/airbnb.ics", {
+      body: buildIcs([stay(1, 3, "Reserved"), stay(8, 5, "Reserved"), stay(29, 3, "Airbnb (Not available)"), stay(38, 7, "Reserved"), stay(60, 4, "Reserved")]),
+    });
+    const vrbo = feeds.url("/loft/vrbo.ics", {
+      body: buildIcs([stay(11, 4, "Reserved - Maria Lopez"), stay(19, 6, "Reserved - Tom Becker"), stay(49, 3, "Blocked"), stay(70, 7, "Reserved - Sofia Rossi")]),
+    });
+    const broken = feeds.url("/loft/booking.ics", { status: 503, body: "maintenance" });
+    await otherProperties(owner.id);
+
+    const page = await freshPage();
+    await signIn(page, "bea@example.com", "a long enough password");
+    await page.getByLabel("Name").fill("Sea View Loft");
+    await page.getByRole("button", { name: "Add property" }).click();
+    await page.getByRole("heading", { name: "Sea View Loft", level: 1 }).waitFor();
+
+    for (const [feedUrl, channel] of [[`${airbnb}?s=4f9d2c81b7e64a0f`, "airbnb"], [vrbo, "vrbo"], [`${broken}?t=9b1e77c2d4`, "booking"]] as const) {
+      await page.getByLabel("Feed URL").fill(feedUrl);
+      await page.getByLabel("Channel").selectOption(channel);
+      await page.getByRole("button", { name: "Add calendar" }).click();
+      await page.getByText(new RegExp(`Added the ${channel} calendar`)).waitFor();
+    }
+    expect(await page.getByText("feed answered HTTP 503").count()).toBeGreaterThan(0);
+
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await page.getByRole("heading", { name: "Sync results" }).waitFor();
+    const failedRow = page.getByRole("row", { name: /Sea View Loft.*booking/ });
+    expect(await failedRow.textContent()).toMatch(/failed.*http_error.*HTTP 503.*feed answered HTTP 503/s);
+    await page.getByText("207 Multi-Status").waitFor();
+    await page.getByRole("heading", { name: "⚠ 1 double booking" }).waitFor();
+
+    await page.getByRole("link", { name: "Properties" }).click();
+    if (SCREENSHOTS) {
+      await page.setViewportSize({ width: 1280, height: 600 });
+      await page.screenshot({ path: path.join(docs, "dashboard-properties.png") });
+    }
+    await page.getByRole("link", { name: "Sea View Loft" }).click();
+    await page.getByRole("link", { name: "Timeline" }).click();
+    await page.setViewportSize({ width: 1740, height: 660 });
+    await page.getByText("⚠ Double booking", { exact: true }).waitFor();
+    expect(await page.getByRole("alert").textContent()).toContain("1 double booking");
+    if (SCREENSHOTS) await page.screenshot({ path: path.join(docs, "dashboard-timeline.png") });
+    // Every page names one link "Properties": the navigation's.
+    await page.getByRole("link", { name: "Properties" }).click();
+    await page.waitForURL(`${server.url}/properties`);
+    await context.close();
+  }, 90_000);
+
+  it("does not let a form on another port of the same host create a token for a signed-in owner", async () => {
+    const owner = await ownerWithPassword("Dan Target", "dan@example.com", "dan's long password");
+    const page = await freshPage();
+    await signIn(page, "dan@example.com", "dan's long password");
+    // Cookies ignore ports, so the browser sends the session cookie with this form: only the Origin
+    // check and the CSRF token stand in the way.
+    const attacker = await startFeedServer();
+    attacker.setRoute("/prize.html", {
+      headers: { "content-type": "text/html" },
+      body: `<form method="post" action="${server.url}/settings/tokens"><input name="name" value="stolen"><input name="expiresInDays" value=""><button>Claim your prize</button></form>`,
+    });
+    try {
+      await page.goto(attacker.url("/prize.html"));
+      await page.getByRole("button", { name: "Claim your prize" }).click();
+      await page.getByRole("heading", { name: "Form refused" }).waitFor();
+      expect(await store.listTokens(owner.id)).toEqual([]);
+    } finally {
+      await attacker.close();
+      await context.close();
+    }
+  }, 60_000);
+
+  it("shows a feed's markup as text: no element made from it, no script run", async () => {
+    const owner = await ownerWithPassword("Eve Escaped", "eve@example.com", "eve's long password");
+    const property = await store.createProperty(owner.id, "Villa <b>Bold</b>");
+    const summary = "<img src=x onerror=alert(1)>";
+    await store.createCalendar({ propertyId: property.id, source: "vrbo", url: feeds.url("/xss/vrbo.ics", { body: buildIcs([stay(2, 3, summary)]) }) });
+    const page = await freshPage();
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await signIn(page, "eve@example.com", "eve's long password");
+    await page.getByRole("link", { name: "Villa <b>Bold</b>" }).click();
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await page.getByRole("heading", { name: "Sync results" }).waitFor();
+    await page.goto(`${server.url}/properties/${property.id}/timeline`);
+    await page.getByText(summary).first().waitFor();
+    expect(await page.locator("main img, main b").count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("works without JavaScript: sign-in, a token shown once, no copy button", async () => {
+    await ownerWithPassword("Cem Noscript", "cem@example.com", "another long password");
+    const page = await freshPage({ javaScriptEnabled: false });
+    await signIn(page, "cem@example.com", "another long password");
+    await page.getByRole("link", { name: "API tokens" }).click();
+    await page.getByLabel("Token name").fill("cron");
+    await page.getByRole("button", { name: "Create token" }).click();
+    expect((await page.getByTestId("new-token").textContent())?.trim()).toMatch(/^cs_/);
+    expect(await page.getByRole("button", { name: "Copy" }).count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
+  // Two more properties, so the properties page (and its screenshot) shows what an owner sees.
+  async function otherProperties(ownerId: string): Promise<void> {
+    const cottage = await store.createProperty(ownerId, "Harbour Cottage");
+    const cabin = await store.createProperty(ownerId, "Mountain Cabin");
+    const add = (propertyId: string, source: "airbnb" | "booking" | "vrbo" | "google", file: string, events: IcsEvent[]) =>
+      store.createCalendar({ propertyId, source, url: feeds.url(`/${file}`, { body: buildIcs(events) }) });
+    await add(cottage.id, "airbnb", "cottage/airbnb.ics", [stay(0, 3, "Reserved"), stay(15, 4, "Reserved")]);
+    await add(cottage.id, "booking", "cottage/booking.ics", [stay(5, 3, "CLOSED - Not available"), stay(22, 4, "CLOSED - Not available")]);
+    await add(cabin.id, "vrbo", "cabin/vrbo.ics", [stay(3, 7, "Reserved - Jonas Berg")]);
+    await add(cabin.id, "google", "cabin/google.ics", [stay(12, 2, "Owner stay")]);
+  }
+});

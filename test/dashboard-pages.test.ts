@@ -1,0 +1,279 @@
+// What the dashboard's pages do, over the real h3 app, a real store and loopback feeds: properties,
+// calendars (the CLI's checks and the preview), Sync now through the API's single flight, the
+// outbound feed, API tokens and the timeline.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateToken } from "../src/server/tokens.js";
+import { startDashboardFixture, BASE, type DashboardFixture } from "./helpers/dashboard-fixture.js";
+import { buildIcs, day } from "./helpers/ics.js";
+import { Gate } from "./helpers/server-fixtures.js";
+
+let fx: DashboardFixture;
+beforeAll(async () => {
+  fx = await startDashboardFixture();
+});
+afterAll(async () => {
+  await fx.close();
+});
+
+const flashOf = async (client: { get(path: string): Promise<Response> }, location: string | null) =>
+  /<div class="flash (\w+)" role="\w+">([^<]*)<\/div>/.exec(await (await client.get(location!)).text())?.slice(1, 3);
+
+describe("properties", () => {
+  it("adds a property with a time zone and lists it as a link named by its name", async () => {
+    const { owner, client } = await fx.signedIn();
+    const page = await client.page("/properties");
+    expect(page).toContain("No properties yet");
+    expect(page).toContain('<option value="Europe/Lisbon">Europe/Lisbon</option>');
+    const added = await client.post("/properties", { name: "  Sea View Loft ", timeZone: "Europe/Lisbon" });
+    const [property] = await fx.store.listProperties(owner.id);
+    expect(property!.name).toBe("Sea View Loft");
+    expect([added.status, added.headers.get("location")]).toEqual([303, `/properties/${property!.id}`]);
+    expect(await flashOf(client, added.headers.get("location"))).toEqual(["ok", "Added Sea View Loft. Now add its calendars."]);
+    expect(await client.page("/properties")).toContain(`<a href="/properties/${property!.id}">Sea View Loft</a>`);
+  });
+
+  it("refuses an empty name or an unknown time zone with 422, keeping what was typed", async () => {
+    const { owner, client } = await fx.signedIn();
+    await client.page("/properties");
+    const empty = await client.post("/properties", { name: "  ", timeZone: "" });
+    expect([empty.status, (await empty.text()).includes("Give the property a name.")]).toEqual([422, true]);
+    const zone = await client.post("/properties", { name: "Cabin", timeZone: "Mars/Olympus_Mons" });
+    const html = await zone.text();
+    expect([zone.status, html.includes("Choose a time zone from the list."), html.includes('value="Cabin"')]).toEqual([422, true, true]);
+    expect(await fx.store.listProperties(owner.id)).toEqual([]);
+  });
+});
+
+describe("calendars", () => {
+  it("adds a calendar, shows what its feed holds, and lists it with a masked URL", async () => {
+    const { owner, client } = await fx.signedIn();
+    const property = await fx.store.createProperty(owner.id, "Loft");
+    const feed = fx.feeds.url("/add/airbnb.ics", {
+      body: buildIcs([
+        { uid: "a", start: day(3), end: day(6), summary: "Reserved" },
+        { uid: "b", start: day(10), end: day(12), summary: "Reserved" },
+        { uid: "c", start: day(20), end: day(22), summary: "Airbnb (Not available)" },
+      ]),
+    });
+    await client.page(`/properties/${property.id}`);
+    const added = await client.post(`/properties/${property.id}/calendars`, { url: `${feed}?s=4f9d2c81b7e64a0f`, source: "airbnb" });
+    expect([added.status, added.headers.get("location")]).toEqual([303, `/properties/${property.id}`]);
+    const [tone, text] = (await flashOf(client, added.headers.get("location")))!;
+    expect(tone).toBe("ok");
+    expect(text).toContain("Added the airbnb calendar: its feed has 2 bookings and 1 block");
+    const page = await client.page(`/properties/${property.id}`);
+    expect(page).toContain("/add/airbnb.ics?s=***");
+    expect(page).not.toContain("4f9d2c81b7e64a0f");
+    expect(page).toContain("not synced yet");
+  });
+
+  it("adds a feed that cannot be read now, saying why", async () => {
+    const { owner, client } = await fx.signedIn();
+    const property = await fx.store.createProperty(owner.id, "Loft");
+    await client.page(`/properties/${property.id}`);
+    const added = await client.post(`/properties/${property.id}/calendars`, { url: fx.feeds.url("/add/down.ics", { status: 503 }), source: "" });
+    const [tone, text] = (await flashOf(client, added.headers.get("location")))!;
+    expect([tone, text]).toEqual(["warn", "Added the other calendar, but its feed cannot be read right now (http_error: feed answered HTTP 503)."]);
+  });
+
+  it("refuses what calendar add refuses: not a feed URL, the same feed twice, calsync's own outbound feed", async () => {
+    const { owner, client } = await fx.signedIn();
+    const property = await fx.store.createProperty(owner.id, "Loft");
+    const feed = fx.feeds.url("/dup/airbnb.ics", { body: buildIcs([]) });
+    await fx.store.createCalendar({ propertyId: property.id, source: "airbnb", url: feed });
+    const feedToken = await fx.store.propertyFeedToken(property.id);
+    await client.page(`/properties/${property.id}`);
+    const cases: Array<[string, string]> = [
+      ["ftp://example.com/x.ics", "must be an http://, https:// or webcal:// address"],
+      [feed.replace("http://", "webcal://").toUpperCase().replace("/DUP/AIRBNB.ICS", "/dup/airbnb.ics"), "already"],
+      [`https://cal.example.com/ical/${feedToken}.ics?exclude=airbnb`, "outbound feed"],
+    ];
+    for (const [url, message] of cases) {
+      const response = await client.post(`/properties/${property.id}/calendars`, { url, source: "" });
+      const html = await response.text();
+      expect(response.status, url).toBe(422);
+      expect(html, url).toContain(message);
+    }
+    expect((await fx.store.listCalendars({ propertyId: property.id })).length).toBe(1);
+  });
+
+  it("adds the same feed on another property of the owner with a note", async () => {
+    const { owner, client } = await fx.signedIn();
+    const first = await fx.store.createProperty(owner.id, "First");
+    const second = await fx.store.createProperty(owner.id, "Second");
+    const feed = fx.feeds.url("/shared/vrbo.ics", { body: buildIcs([]) });
+    await fx.store.createCalendar({ propertyId: first.id, source: "vrbo", url: feed });
+    await client.page(`/properties/${second.id}`);
+    const added = await client.post(`/properties/${second.id}/calendars`, { url: feed, source: "vrbo" });
+    const [tone, text] = (await flashOf(client, added.headers.get("location")))!;
+    expect(tone).toBe("warn");
+    expect(text).toContain("Note:");
+    expect(text).toContain("First");
+  });
+
+  it("removes a calendar with its reservations", async () => {
+    const { owner, client } = await fx.signedIn();
+    const property = await fx.store.createProperty(owner.id, "Loft");
+    const calendar = await fx.store.createCalendar({
+      propertyId: property.id,
+      source: "airbnb",
+      url: fx.feeds.url("/remove/airbnb.ics", { body: buildIcs([{ uid: "a", start: day(3), end: day(5), summary: "Reserved" }]) }),
+    });
+    await client.page("/properties");
+    await client.post("/sync", {});
+    expect((await fx.store.listReservations({ propertyId: property.id })).length).toBe(1);
+    const removed = await client.post(`/calendars/${calendar.id}/remove`, {});
+    expect([removed.status, removed.headers.get("location")]).toEqual([303, `/properties/${property.id}`]);
+    expect(await fx.store.getCalendar(calendar.id)).toBeUndefined();
+    expect(await fx.store.listReservations({ propertyId: property.id })).toEqual([]);
+  });
+});
+
+describe("Sync now", () => {
+  it("shows every calendar's result, the failed one's code, HTTP status and message (what the API sends as 207)", async () => {
+    const { owner, client } = await fx.signedIn();
+    const property = await fx.store.createProperty(owner.id, "Harbour Cottage");
+    await fx.store.createCalendar({ propertyId: property.id, source: "airbnb", url: fx.feeds.url("/sync/airbnb.ics", { body: buildIcs([{ uid: "a", start: day(3), end: day(5), summary: "Reserved" }]) }) });
+    await fx.store.createCalendar({ propertyId: property.id, source: "booking", url: fx.feeds.url("/sync/booking.ics", { status: 503, body: "busy" }) });
+    await client.page(`/properties/${property.id}`);
+    const response = await client.post("/sync", { back: `/properties/${property.id}` });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("1 of 2 calendars failed");
+    expect(html).toContain("207 Multi-Status");
+    expect(html).toMatch(/<code>http_error<\/code> <span class="muted">\(HTTP 503\)<\/span><div class="error-text">feed answered HTTP 503<\/div>/);
+    expect(html).toContain(`href="/properties/${property.id}">Back</a>`);
+    const [run] = await fx.store.listSyncRuns({ ownerId: owner.id });
+    expect([run!.trigger, run!.failed, run!.syncedCalendars]).toEqual(["dashboard", 1, 2]);
+    const page = await client.page(`/properties/${property.id}`);
+    expect(page).toContain("<code>http_error</code><div class=\"error-text\">feed answered HTTP 503</div>");
+  });
+
+  it("joins a sync of the owner already running through the API instead of fetching the feeds again", async () => {
+    const { owner, client } = await fx.signedIn();
+    const property = await fx.store.createProperty(owner.id, "Slow Loft");
+    const gate = new Gate();
+    await fx.store.createCalendar({ propertyId: property.id, source: "airbnb", url: fx.feeds.url("/sync/slow.ics", gate.serve(buildIcs([]))) });
+    const generated = generateToken();
+    await fx.store.createToken({ ownerId: owner.id, name: "api", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
+    await client.page("/properties");
+
+    const api = fx.app.fetch(new Request(`${BASE}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": generated.token } }));
+    expect(await gate.arrivals(1)).toBe(true);
+    const dashboard = client.post("/sync", {});
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    gate.open();
+    const [fromApi, fromDashboard] = await Promise.all([api, dashboard]);
+    expect([fromApi.status, fromDashboard.status]).toEqual([200, 200]);
+    const { durationMs } = (await fromApi.json()) as { durationMs: number };
+    expect(await fromDashboard.text()).toContain(`checked in ${durationMs} ms`);
+    expect(gate.arrived).toBe(1);
+    expect((await fx.store.listSyncRuns({ ownerId: owner.id })).length).toBe(1);
+  });
+});
+
+describe("outbound feed", () => {
+  it("creates the feed URL on request, then rotates it so the old one answers 404", async () => {
+    const { owner, client } = await fx.signedIn();
+    const property = await fx.store.createProperty(owner.id, "Loft");
+    expect(await client.page(`/properties/${property.id}`)).toContain("Create feed URL");
+    expect((await fx.store.getProperty(property.id))!.feedToken).toBeNull();
+    await client.post(`/properties/${property.id}/feed`, {});
+    const first = (await fx.store.getProperty(property.id))!.feedToken!;
+    const page = await client.page(`/properties/${property.id}`);
+    expect(page).toContain(`<code class="feed-url" id="feed-url">${BASE}/ical/${first}.ics</code>`);
+    expect(page).toContain('data-copy="feed-url" hidden');
+
+    const rotated = await client.post(`/properties/${property.id}/feed`, { rotate: "1" });
+    expect(rotated.headers.get("location")).toBe(`/properties/${property.id}#feed`);
+    const second = (await fx.store.getProperty(property.id))!.feedToken!;
+    expect(second).not.toBe(first);
+    expect((await fx.app.fetch(new Request(`${BASE}/ical/${first}.ics`))).status).toBe(404);
+    expect((await fx.app.fetch(new Request(`${BASE}/ical/${second}.ics`))).status).toBe(200);
+  });
+});
+
+describe("API tokens", () => {
+  it("creates a token shown once, stores only its hash, and the API takes it", async () => {
+    const { owner, client } = await fx.signedIn();
+    await client.page("/settings/tokens");
+    const created = await client.post("/settings/tokens", { name: "backend", expiresInDays: "30" });
+    expect([created.status, created.headers.get("cache-control")]).toEqual([200, "no-store"]);
+    const html = await created.text();
+    const token = /data-testid="new-token">(cs_[0-9A-Za-z]{32})</.exec(html)![1]!;
+    const [record] = await fx.store.listTokens(owner.id);
+    expect(record!.name).toBe("backend");
+    expect(record!.hash).not.toContain(token);
+    const days = (Date.parse(record!.expiresAt!) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+    expect(await client.page("/settings/tokens")).not.toContain(token);
+
+    const api = await fx.app.fetch(new Request(`${BASE}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": token } }));
+    expect(api.status).toBe(200);
+    expect(await client.page("/settings/tokens")).toContain(`<code>${record!.prefix}…</code>`);
+  });
+
+  it("refuses a token without a name or with an expiry not offered", async () => {
+    const { owner, client } = await fx.signedIn();
+    await client.page("/settings/tokens");
+    expect((await client.post("/settings/tokens", { name: " ", expiresInDays: "" })).status).toBe(422);
+    expect((await client.post("/settings/tokens", { name: "x", expiresInDays: "9999" })).status).toBe(422);
+    expect(await fx.store.listTokens(owner.id)).toEqual([]);
+  });
+
+  it("revokes a token: the API then answers 401 revoked_token", async () => {
+    const { owner, client } = await fx.signedIn();
+    const generated = generateToken();
+    const record = await fx.store.createToken({ ownerId: owner.id, name: "old", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
+    await client.page("/settings/tokens");
+    const revoked = await client.post(`/settings/tokens/${record.id}/revoke`, {});
+    expect([revoked.status, revoked.headers.get("location")]).toEqual([303, "/settings/tokens"]);
+    const api = await fx.app.fetch(new Request(`${BASE}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": generated.token } }));
+    expect([api.status, ((await api.json()) as { error: { code: string } }).error.code]).toEqual([401, "revoked_token"]);
+    const page = await client.page("/settings/tokens");
+    expect(page).toContain("revoked");
+    expect(page).not.toContain(`/settings/tokens/${record.id}/revoke`);
+  });
+});
+
+describe("timeline", () => {
+  it("draws the next 90 nights per calendar, marks a double booking in words, and leaves out cancelled and later stays", async () => {
+    const { owner, client } = await fx.signedIn();
+    const property = await fx.store.createProperty(owner.id, "Loft");
+    await fx.store.createCalendar({
+      propertyId: property.id,
+      source: "airbnb",
+      url: fx.feeds.url("/tl/airbnb.ics", {
+        body: buildIcs([
+          { uid: "a", start: day(5), end: day(9), summary: "Reserved" },
+          { uid: "gone", start: day(30), end: day(33), summary: "Reserved", status: "CANCELLED" },
+          { uid: "far", start: day(120), end: day(124), summary: "Far Future Guest" },
+        ]),
+      }),
+    });
+    await fx.store.createCalendar({
+      propertyId: property.id,
+      source: "vrbo",
+      url: fx.feeds.url("/tl/vrbo.ics", { body: buildIcs([{ uid: "v", start: day(7), end: day(10), summary: "Reserved - Maria Lopez" }]) }),
+    });
+    await client.page("/properties");
+    await client.post("/sync", {});
+    const html = await client.page(`/properties/${property.id}/timeline`);
+    expect(html).toContain("⚠ 1 double booking");
+    expect(html).toContain("⚠ Double booking</span>");
+    expect(html).toMatch(/<td colspan="4" class="bar-cell"><div class="bar booking source-airbnb conflict"/);
+    expect(html).toMatch(/<td colspan="3" class="bar-cell"><div class="bar booking source-vrbo conflict"[^>]*><span aria-hidden="true">⚠ <\/span><span class="bar-text">Maria Lopez<\/span>/);
+    expect(html).toMatch(/<td colspan="2" class="bar-cell"><div class="bar conflict-bar"/);
+    expect(html).not.toContain("Far Future Guest");
+    expect(html.match(/class="bar booking source-airbnb/g)?.length).toBe(1);
+    expect(html).toContain("5 of 90 nights taken");
+  });
+});
+
+describe("webhooks", () => {
+  it("says webhooks come in a later version", async () => {
+    const { client } = await fx.signedIn();
+    expect(await client.page("/webhooks")).toContain("Coming in a later version");
+  });
+});
