@@ -5,7 +5,8 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { COPY_TABLES, TRANSIENT_TABLES } from "../src/store/copy.js";
 import { openStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
-import type { CalendarWrite, FeedEvent } from "../src/engine/model.js";
+import type { CalendarWrite, DatedEvent } from "../src/engine/model.js";
+import { datedEvent } from "../src/engine/nights.js";
 import { runCli, tempDir } from "./helpers/cli.js";
 import { day } from "./helpers/ics.js";
 import { postgresKind, sqliteKind } from "./helpers/stores.js";
@@ -26,9 +27,15 @@ afterAll(async () => {
   tmp.remove();
 });
 
-const event = (uid: string, from: number, details = {}): FeedEvent => ({
+const event = (uid: string, from: number, details = {}): DatedEvent => datedEvent({
   uid, kind: "booking", start: day(from), end: day(from + 3), summary: `Stay ${uid}`, cancelled: false, details, raw: { UID: uid, SUMMARY: "x" },
 });
+// 16:00 in Los Angeles to 10:00 three days later: nights that depend on the zone they are read in.
+const timed = (uid: string, from: number, zone: string | null): DatedEvent => datedEvent({
+  uid, kind: "booking", start: `${day(from)}T23:00:00Z`, end: `${day(from + 3)}T17:00:00Z`, summary: `Stay ${uid}`,
+  cancelled: false, details: {}, raw: { UID: uid }, zone: "America/Los_Angeles",
+}, zone);
+const HOUR = 3_600_000;
 const write = (calendarId: string, parts: Partial<CalendarWrite>): CalendarWrite => ({
   calendarId, inserts: [], updates: [], cancels: [], syncedAt: new Date(),
   feed: { etag: '"e1"', lastModified: "Tue, 01 Dec 2026 10:00:00 GMT", contentHash: "h1", lastFound: 1 }, ...parts,
@@ -36,19 +43,26 @@ const write = (calendarId: string, parts: Partial<CalendarWrite>): CalendarWrite
 
 /** A database with something of everything: names that sort differently by locale, tokens, history, feed tokens. */
 async function seed(store: Store): Promise<void> {
-  const ana = await store.createOwner("Ana");
+  const ana = await store.createOwner("Ana", { email: "ana@example.com" });
   const ben = await store.createOwner("Ben");
+  await store.setOwnerPassword(ana.id, "scrypt$ana");
+  await store.createInvite({ ownerId: ana.id, hash: "a".repeat(64), expiresAt: new Date(Date.now() + 72 * HOUR) });
+  await store.consumeInvite("a".repeat(64), new Date());
+  await store.createInvite({ ownerId: ben.id, hash: "b".repeat(64), expiresAt: new Date(Date.now() + 72 * HOUR) });
+  await store.createSession({ ownerId: ana.id, hash: "s".repeat(64), at: new Date(Date.now() - HOUR) });
+  await store.addSignInFailure(["email:ben@example.com", "ip:127.0.0.1"], new Date(Date.now() - 60_000));
+  await store.addSignInFailure(["ip:127.0.0.1"], new Date());
   for (const [i, owner] of [ana, ben].entries()) {
     await store.createToken({ ownerId: owner.id, name: "ci", prefix: `cs_${i}`, hash: String(i).repeat(64), expiresAt: new Date(Date.now() + 86_400_000) });
   }
   await store.revokeToken((await store.listTokens(ben.id))[0]!.id);
   const names = ["Zebra", "éclair", "Élan", "alpha", "Beach", "beach", "_x", "Äpfel"];
   for (const [i, name] of names.entries()) {
-    const property = await store.createProperty(i % 2 ? ben.id : ana.id, name);
+    const property = await store.createProperty(i % 2 ? ben.id : ana.id, name, i % 3 ? "Pacific/Auckland" : null);
     if (i === 0) await store.propertyFeedToken(property.id);
     const calendar = await store.createCalendar({ propertyId: property.id, url: `https://h.example/${i}.ics?s=secret`, source: "airbnb" });
     const second = await store.createCalendar({ propertyId: property.id, url: `https://b.example/${i}.ics`, source: "booking" });
-    await store.applyCalendarSync(write(calendar.id, { inserts: [event(`u${i}a`, 10 + i, { guestName: "Jo", reservationCode: "HM1" }), event(`u${i}b`, 30)] }));
+    await store.applyCalendarSync(write(calendar.id, { inserts: [event(`u${i}a`, 10 + i, { guestName: "Jo", reservationCode: "HM1" }), event(`u${i}b`, 30), timed(`u${i}c`, 40, property.timeZone)] }));
     const [first] = await store.calendarReservations(calendar.id);
     await store.applyCalendarSync(write(calendar.id, { cancels: [first!.id] }));
     await store.recordCalendarFailure({ calendarId: second.id, error: { code: "http_error", message: "feed answered HTTP 503", httpStatus: 503 }, failedAt: new Date() });
@@ -56,6 +70,7 @@ async function seed(store: Store): Promise<void> {
       ownerId: i % 2 ? ben.id : ana.id, trigger: "api", dryRun: false, startedAt: new Date(), calendarIds: [calendar.id, second.id],
       response: { ok: false, syncedCalendars: 2, propertiesChecked: 1, failed: 1, durationMs: 12 + i, results: [] },
     });
+    if (i === 2) await store.recordCalendarFailure({ calendarId: second.id, error: { code: "timeout", message: "slow" }, failedAt: new Date() });
     if (i === 3) await store.removeCalendar(second.id); // history rows left unlinked
   }
 }
@@ -67,6 +82,11 @@ async function snapshot(store: Store): Promise<string> {
   const runs = await store.listSyncRuns();
   return JSON.stringify({
     owners,
+    passwords: await Promise.all(owners.map((o) => store.ownerPasswordHash(o.id))),
+    byEmail: await store.findOwnerByEmail("ana@example.com"),
+    invites: [await store.findInvite("a".repeat(64), new Date()), await store.findInvite("b".repeat(64), new Date())],
+    session: await store.findSession("s".repeat(64)),
+    failures: await store.signInFailures("ip:127.0.0.1", new Date(Date.now() - HOUR)),
     tokens: await store.listTokens(),
     byHash: await store.findTokenByHash("0".repeat(64)),
     properties,

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { datedEvent } from "../src/engine/nights.js";
 import { StoreUnavailableError } from "../src/store/errors.js";
 import { openStore } from "../src/store/index.js";
 import { MIGRATIONS, MIGRATIONS_TABLE, migrate, SCHEMA_VERSION } from "../src/store/postgres/migrations.js";
@@ -88,6 +89,41 @@ describe("opening a PostgreSQL database", () => {
   });
 });
 
+describe("a zone change racing a sync on PostgreSQL", () => {
+  it("makes a calendar's write wait for a zone change in flight, then dates its rows in the committed zone", async () => {
+    const url = await kind.create();
+    const store = await open(url);
+    const owner = await store.createOwner("Ann");
+    const property = await store.createProperty(owner.id, "Beach House");
+    const calendar = await store.createCalendar({ propertyId: property.id, source: "vrbo", url: "https://v.example/1.ics" });
+    const y = new Date().getUTCFullYear() + 1;
+    // 16:00 in Los Angeles to 10:00 three days later, dated with no zone (UTC) as the sync's diff read it.
+    const event = datedEvent(
+      { uid: "la", kind: "booking", start: `${y}-12-11T00:00:00.000Z`, end: `${y}-12-13T18:00:00.000Z`, summary: "Reserved", cancelled: false, details: {}, raw: {} },
+      null,
+    );
+    const feed = { etag: null, lastModified: null, contentHash: null, lastFound: 1 };
+    const db = createPool(url);
+    let write: Promise<void> | undefined;
+    try {
+      // What updateProperty holds between reading the rows and committing the new zone.
+      await db.transaction(async (sql) => {
+        await sql.query("SELECT 1 FROM properties WHERE id = $1 FOR UPDATE", [property.id]);
+        write = store.applyCalendarSync({ calendarId: calendar.id, inserts: [event], updates: [], cancels: [], feed, syncedAt: new Date(), timeZone: null });
+        // Until the write waits for this lock (a write that did not would never show up here).
+        while ((await kind.query(url, "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FOR KEY SHARE OF p%'")).length === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await sql.run("UPDATE properties SET time_zone = 'America/Los_Angeles' WHERE id = $1", [property.id]);
+      });
+      await write;
+    } finally {
+      await db.end();
+    }
+    expect((await store.listReservations()).map((r) => [r.arrival, r.departure])).toEqual([[`${y}-12-10`, `${y}-12-13`]]);
+  });
+});
+
 describe("the PostgreSQL schema", () => {
   it("twins every SQLite step, table, column, NOT NULL and index", async () => {
     expect(MIGRATIONS).toHaveLength(SQLITE_MIGRATIONS.length);
@@ -112,9 +148,11 @@ describe("the PostgreSQL schema", () => {
         SELECT table_name || '.' || column_name || CASE WHEN is_nullable = 'NO' THEN ' NOT NULL' ELSE '' END AS c
         FROM information_schema.columns
         WHERE table_schema = current_schema() AND table_name <> '${MIGRATIONS_TABLE}' AND NOT (is_identity = 'YES' AND identity_generation = 'ALWAYS')`);
+      // Indexes made by CREATE INDEX, not those behind PRIMARY KEY and UNIQUE constraints (SQLite's autoindexes).
       const pgIndexes = await kind.query(url, `
-        SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema()
-          AND indexname NOT LIKE '%\\_pkey' AND indexname NOT LIKE '%\\_key'`);
+        SELECT i.relname AS name FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+        WHERE i.relnamespace = current_schema()::regnamespace
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)`);
       expect(pgColumns.map((row) => row.c).sort()).toEqual(sqliteColumns.sort());
       expect(pgIndexes.map((row) => row.name).sort()).toEqual(sqliteIndexes.sort());
     } finally {

@@ -13,6 +13,13 @@ export const COPY_TABLES: readonly string[] = [
   "reservations",
   "sync_runs",
   "sync_run_results",
+  // The dashboard's sign-in state goes too, each for what a person relies on: an invite link already
+  // sent keeps working (and used ones keep saying when), signed-in browsers stay signed in (as API
+  // keys keep working), and the failed sign-ins of the last 15 minutes keep the throttle where it was,
+  // so a move is no way to reset it. Only hashes of invite tokens and cookies are stored.
+  "owner_invites",
+  "owner_sessions",
+  "sign_in_failures",
 ];
 
 /** Tables that only hold who is syncing right now and when next: a copy starts them afresh. */

@@ -15,13 +15,14 @@ export function dbCommand(context: CliContext) {
   const db = new Command("db").description("Database tools: copy a whole database (SQLite ↔ PostgreSQL)");
 
   db.command("copy")
-    .description("Copy every owner, token, property, calendar, reservation and the sync history into an empty database")
+    .description("Copy a whole database (owners to reservations, the sync history, dashboard sign-ins) into an empty one")
     .requiredOption("--from <path>", "source: SQLite database file or postgres:// URL")
     .requiredOption("--to <path>", "target: SQLite database file or postgres:// URL; created if missing, must be empty")
     .addOption(jsonOption())
     .addHelpText(
       "after",
-      "\nIds, tokens (hashes), feed tokens and the history are kept, so API keys and feed URLs keep working.\n" +
+      "\nIds, tokens (hashes), feed tokens and the history are kept, so API keys and feed URLs keep working;\n" +
+        "owners' passwords, open invite links and dashboard sessions too.\n" +
         "A target holding any rows is refused (exit 1) and left as it was.\n" +
         "Examples:\n" +
         "  calsync db copy --from ~/.local/share/calsync/calsync.db --to postgres://calsync:…@db.example/calsync\n" +

@@ -7,7 +7,8 @@ import type { Store } from "../types.js";
 
 /** Calendars joined with their property (`c`, `p`), as both the admin and the sync queries read them. */
 export const CALENDAR_SELECT = `
-  SELECT c.*, p.owner_id, p.name AS property_name FROM calendars c JOIN properties p ON p.id = c.property_id`;
+  SELECT c.*, p.owner_id, p.name AS property_name, p.time_zone AS property_time_zone
+  FROM calendars c JOIN properties p ON p.id = c.property_id`;
 
 /** Property order, then calendar creation (`seq` only grows). */
 export const CALENDAR_ORDER = `${PROPERTY_ORDER}, c.seq`;
@@ -41,9 +42,12 @@ export function calendarQueries(db: PgDatabase): CalendarQueries {
       return row && toCalendar(row);
     },
     // Reservations go with it (ON DELETE CASCADE); the sync history keeps its rows, unlinked. Its nights
-    // leave the property's outbound feed, whose Last-Modified must not go back in time.
+    // leave the property's outbound feed, whose Last-Modified must not go back in time. The calendar is
+    // locked before its property, and its rows after: a sync writing it locks the property first, but
+    // only FOR KEY SHARE, which the stamp does not wait for, so neither can wait on the other in a circle.
     removeCalendar: (id) =>
       db.transaction(async (sql) => {
+        if ((await sql.query("SELECT 1 FROM calendars WHERE id = $1 FOR UPDATE", [id])).length === 0) return false;
         await sql.run(TOUCH_PROPERTY_FEED, [new Date().toISOString(), id]);
         return (await sql.run("DELETE FROM calendars WHERE id = $1", [id])) > 0;
       }),

@@ -114,7 +114,53 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX IF EXISTS reservations_start;
   ALTER TABLE properties ADD COLUMN feed_changed_at timestamptz;
   `,
-  // 3: twin of SQLite's step 3 (a run's whole response; leases and the schedule across instances).
+  // 3: twin of SQLite's step 3 (nights in the property's zone, failure streaks; feeds read in full once more).
+  `
+  ALTER TABLE properties ADD COLUMN time_zone text;
+  ALTER TABLE reservations ADD COLUMN arrival text NOT NULL DEFAULT '';
+  ALTER TABLE reservations ADD COLUMN departure text NOT NULL DEFAULT '';
+  ALTER TABLE reservations ADD COLUMN event_zone text;
+  UPDATE reservations SET arrival = substr(start, 1, 10);
+  UPDATE reservations SET departure = GREATEST(substr("end", 1, 10), to_char(arrival::date + 1, 'YYYY-MM-DD') COLLATE "C");
+  ALTER TABLE calendars ADD COLUMN consecutive_failures integer NOT NULL DEFAULT 0;
+  ALTER TABLE calendars ADD COLUMN failing_since timestamptz;
+  UPDATE calendars SET consecutive_failures = 1, failing_since = last_synced_at WHERE last_status = 'failed';
+  UPDATE calendars SET etag = NULL, last_modified = NULL, content_hash = NULL;
+  `,
+  // 4: twin of SQLite's step 4 (the dashboard: emails and password hashes, invites, sessions, failed sign-ins).
+  `
+  ALTER TABLE owners ADD COLUMN email text;
+  ALTER TABLE owners ADD COLUMN password_hash text;
+  CREATE UNIQUE INDEX owners_email ON owners(email);
+  CREATE TABLE owner_invites (
+    id text PRIMARY KEY,
+    owner_id text NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    hash text NOT NULL UNIQUE,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    used_at timestamptz,
+    seq bigint GENERATED ALWAYS AS IDENTITY
+  );
+  CREATE INDEX owner_invites_owner ON owner_invites(owner_id);
+  CREATE TABLE owner_sessions (
+    id text PRIMARY KEY,
+    owner_id text NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    hash text NOT NULL UNIQUE,
+    created_at timestamptz NOT NULL,
+    last_seen_at timestamptz NOT NULL,
+    seq bigint GENERATED ALWAYS AS IDENTITY
+  );
+  CREATE INDEX owner_sessions_owner ON owner_sessions(owner_id);
+  CREATE INDEX owner_sessions_last_seen ON owner_sessions(last_seen_at);
+  CREATE TABLE sign_in_failures (
+    key text NOT NULL,
+    at timestamptz NOT NULL,
+    seq bigint GENERATED ALWAYS AS IDENTITY
+  );
+  CREATE INDEX sign_in_failures_key ON sign_in_failures(key, at);
+  CREATE INDEX sign_in_failures_at ON sign_in_failures(at);
+  `,
+  // 5: twin of SQLite's step 5 (a run's whole response; leases and the schedule across instances).
   `
   ALTER TABLE sync_runs ADD COLUMN response json;
   CREATE TABLE sync_leases (

@@ -6,6 +6,7 @@ import { ownerQueries } from "./owners.js";
 import { createPool } from "./pool.js";
 import { propertyQueries } from "./properties.js";
 import { reservationQueries } from "./reservations.js";
+import { sessionQueries } from "./sessions.js";
 import { syncLeaseQueries } from "./sync-leases.js";
 import { syncPortQueries } from "./sync-port.js";
 import { syncRunQueries } from "./sync-runs.js";
@@ -34,6 +35,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...reservationQueries(db),
     ...syncPortQueries(db),
     ...syncRunQueries(db),
+    ...sessionQueries(db),
     ...syncLeaseQueries(db),
     ...copyQueries(db),
     async ping() {

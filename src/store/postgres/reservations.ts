@@ -17,7 +17,7 @@ export function reservationQueries(db: PgDatabase): ReservationQueries {
          JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
          WHERE ($1::text IS NULL OR p.owner_id = $1) AND ($2::text IS NULL OR c.property_id = $2)
            AND ($3::text IS NULL OR r.status = $3)
-         ORDER BY ${PROPERTY_ORDER}, r.start COLLATE "C", c.seq, r.uid COLLATE "C"`,
+         ORDER BY ${PROPERTY_ORDER}, r.arrival COLLATE "C", r.start COLLATE "C", c.seq, r.uid COLLATE "C"`,
         [ownerId, propertyId, status],
       );
       return rows.map(toReservationRow);
@@ -27,7 +27,7 @@ export function reservationQueries(db: PgDatabase): ReservationQueries {
       db.transaction(async (sql) => {
         // Nothing about the guest is selected: the outbound feed must not be able to leak it.
         const reservations = await sql.query<OutboundReservation>(
-          `SELECT r.id, c.source, r.start, r."end", r.kind, r.status FROM reservations r
+          `SELECT r.id, c.source, r.arrival, r.departure, r.kind, r.status FROM reservations r
            JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = $1 AND r.status = 'active'`,
           [propertyId],
         );

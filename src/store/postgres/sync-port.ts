@@ -1,5 +1,6 @@
 // The engine's port (SyncStore) on PostgreSQL: one transaction per calendar, each kind of change one statement.
-import type { CalendarWrite, FeedEvent } from "../../engine/model.js";
+import type { CalendarWrite, DatedEvent } from "../../engine/model.js";
+import { datedEvent } from "../../engine/nights.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
 import { newId } from "../ids.js";
 import type { PgDatabase } from "./pool.js";
@@ -13,24 +14,40 @@ export type SyncPortQueries = Pick<Store,
   "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordCalendarFailure" | "propertyActiveBookings">;
 
 // Rows travel as parallel arrays through unnest(): one round trip for all of a calendar's inserts.
-const EVENT_COLUMNS = `t(id, uid, kind, start, end_, summary, details, raw)`;
-const EVENT_ARRAYS = `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`;
+const EVENT_COLUMNS = `t(id, uid, kind, start, end_, summary, details, raw, arrival, departure, event_zone)`;
+const EVENT_ARRAYS = `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+  $9::text[], $10::text[], $11::text[])`;
 
 const INSERT = `
-  INSERT INTO reservations (id, calendar_id, uid, kind, start, "end", summary, details, raw, created_at, updated_at, status)
-  SELECT t.id, $9, t.uid, t.kind, t.start, t.end_, t.summary, t.details::json, t.raw::json, $10, $10, 'active'
+  INSERT INTO reservations (id, calendar_id, uid, kind, start, "end", summary, details, raw, arrival, departure, event_zone,
+    created_at, updated_at, status)
+  SELECT t.id, $12, t.uid, t.kind, t.start, t.end_, t.summary, t.details::json, t.raw::json, t.arrival, t.departure,
+    t.event_zone, $13, $13, 'active'
   FROM ${EVENT_ARRAYS} AS ${EVENT_COLUMNS}`;
 // The uid follows the feed too: a block the diff paired as "moved" may come back under a new UID.
 const UPDATE = `
   UPDATE reservations r SET uid = t.uid, kind = t.kind, start = t.start, "end" = t.end_, summary = t.summary,
-    details = t.details::json, raw = t.raw::json, updated_at = $10, status = 'active'
-  FROM ${EVENT_ARRAYS} AS ${EVENT_COLUMNS} WHERE r.id = t.id AND r.calendar_id = $9`;
+    details = t.details::json, raw = t.raw::json, arrival = t.arrival, departure = t.departure, event_zone = t.event_zone,
+    updated_at = $13, status = 'active'
+  FROM ${EVENT_ARRAYS} AS ${EVENT_COLUMNS} WHERE r.id = t.id AND r.calendar_id = $12`;
 const CANCEL = `
   UPDATE reservations SET status = 'cancelled', updated_at = $1
   WHERE id = ANY($2::text[]) AND calendar_id = $3 AND status = 'active'`;
+// A success ends the calendar's failure streak.
 const FEED_STATE = `
   UPDATE calendars SET etag = $2, last_modified = $3, content_hash = $4, last_found = $5, last_status = 'success',
-    last_error_code = NULL, last_error_message = NULL, last_synced_at = $6 WHERE id = $1`;
+    last_error_code = NULL, last_error_message = NULL, last_synced_at = $6, consecutive_failures = 0, failing_since = NULL
+  WHERE id = $1`;
+// The property's zone, and a lock that keeps it: FOR KEY SHARE lets other calendars of the property write
+// beside this one, but makes updateProperty (FOR UPDATE) wait for this commit, or this read wait for its
+// commit and see the new zone. Taken first, so every writer locks the property before its calendar.
+const PROPERTY_ZONE = `
+  SELECT p.time_zone FROM calendars c JOIN properties p ON p.id = c.property_id WHERE c.id = $1 FOR KEY SHARE OF p`;
+// The streak's start is kept from its first failure; RETURNING reads the new streak in the same statement.
+const FAILURE = `
+  UPDATE calendars SET last_status = 'failed', last_error_code = $1, last_error_message = $2, last_synced_at = $3,
+    consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, $3)
+  WHERE id = $4 RETURNING consecutive_failures, failing_since`;
 
 /** The statements the sync engine runs on one database (the history is in sync-runs.ts). */
 export function syncPortQueries(db: PgDatabase): SyncPortQueries {
@@ -51,7 +68,7 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
       const rows = await db.query<ReservationDbRow>('SELECT * FROM reservations WHERE calendar_id = $1 ORDER BY uid COLLATE "C"', [calendarId]);
       return rows.map(toStoredReservation);
     },
-    async applyCalendarSync({ calendarId, inserts, updates, cancels, feed, syncedAt }: CalendarWrite) {
+    async applyCalendarSync({ calendarId, inserts, updates, cancels, feed, syncedAt, timeZone = null }: CalendarWrite) {
       const at = syncedAt.toISOString();
       const state = [calendarId, feed.etag, feed.lastModified, feed.contentHash, feed.lastFound, at];
       // An unchanged feed writes one row: a statement is a transaction of its own.
@@ -60,26 +77,32 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
         return;
       }
       await db.transaction(async (sql) => {
+        const [property] = await sql.query<{ time_zone: string | null }>(PROPERTY_ZONE, [calendarId]);
         // A calendar removed while its feed was being fetched has nothing left to write to.
-        if ((await sql.run(FEED_STATE, state)) === 0) return;
-        if (inserts.length > 0) await sql.run(INSERT, [...eventArrays(inserts.map((event) => [newId("rsv"), event])), calendarId, at]);
-        if (updates.length > 0) await sql.run(UPDATE, [...eventArrays(updates.map(({ id, event }) => [id, event])), calendarId, at]);
+        if (!property || (await sql.run(FEED_STATE, state)) === 0) return;
+        // `property update --timezone` committed while this feed was fetched: its nights follow the zone held now
+        // (updateProperty recomputed every row already there; these rows are the rest).
+        const zone = property.time_zone;
+        const dated = zone === timeZone ? (event: DatedEvent) => event : (event: DatedEvent) => datedEvent(event, zone);
+        const rows = (list: Array<[string, DatedEvent]>) => eventArrays(list.map(([id, event]) => [id, dated(event)]));
+        if (inserts.length > 0) await sql.run(INSERT, [...rows(inserts.map((event) => [newId("rsv"), event])), calendarId, at]);
+        if (updates.length > 0) await sql.run(UPDATE, [...rows(updates.map(({ id, event }) => [id, event])), calendarId, at]);
         if (cancels.length > 0) await sql.run(CANCEL, [at, cancels, calendarId]);
         // `at` is the sync's clock, read before the fetch; the feed's Last-Modified needs the commit's.
         await sql.run(TOUCH_PROPERTY_FEED, [new Date().toISOString(), calendarId]);
       });
     },
     async recordCalendarFailure({ calendarId, error, failedAt }) {
-      await db.run(
-        `UPDATE calendars SET last_status = 'failed', last_error_code = $1, last_error_message = $2, last_synced_at = $3
-         WHERE id = $4`,
+      const [row] = await db.query<{ consecutive_failures: number; failing_since: string | null }>(
+        FAILURE,
         [error.code, error.message, failedAt.toISOString(), calendarId],
       );
+      return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
     },
     async propertyActiveBookings(propertyId) {
       const rows = await db.query<BookingRow>(
-        `SELECT r.id, c.property_id, p.name AS property_name, r.calendar_id, c.source, r.kind, r.status, r.start,
-         r."end", r.summary
+        `SELECT r.id, c.property_id, p.name AS property_name, p.time_zone AS property_time_zone, r.calendar_id, c.source,
+         r.kind, r.status, r.arrival, r.departure, r.summary
          FROM reservations r JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
          WHERE c.property_id = $1 AND r.status = 'active' AND r.kind = 'booking'`,
         [propertyId],
@@ -89,11 +112,12 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
   };
 }
 
-/** Events as the eight column arrays of EVENT_ARRAYS. */
-function eventArrays(rows: Array<[string, FeedEvent]>): string[][] {
-  const columns: string[][] = [[], [], [], [], [], [], [], []];
+/** Events as the eleven column arrays of EVENT_ARRAYS. */
+function eventArrays(rows: Array<[string, DatedEvent]>): Array<Array<string | null>> {
+  const columns: Array<Array<string | null>> = Array.from({ length: 11 }, () => []);
   for (const [id, event] of rows) {
-    const values = [id, event.uid, event.kind, event.start, event.end, event.summary, JSON.stringify(event.details), JSON.stringify(event.raw)];
+    const { uid, kind, start, end, summary, details, raw, arrival, departure, zone } = event;
+    const values = [id, uid, kind, start, end, summary, JSON.stringify(details), JSON.stringify(raw), arrival, departure, zone ?? null];
     values.forEach((value, i) => columns[i]!.push(value));
   }
   return columns;
