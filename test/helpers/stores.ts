@@ -4,6 +4,9 @@ import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { migrate as migratePostgres, MIGRATIONS as POSTGRES_MIGRATIONS } from "../../src/store/postgres/migrations.js";
+import { createPool } from "../../src/store/postgres/pool.js";
+import { migrate as migrateSqlite, MIGRATIONS as SQLITE_MIGRATIONS } from "../../src/store/sqlite/migrations.js";
 import { createDatabase, dropDatabase, queryPostgres } from "./postgres.js";
 
 /** One kind of database, as tests need it. */
@@ -13,6 +16,8 @@ export interface StoreKind {
   create(): Promise<string>;
   /** Runs SQL with `?` placeholders straight on the database at `location`, to look at what the store left. */
   query(location: string, sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Brings the database at `location` to schema `version` and no further, as an older calsync left it. */
+  migrateTo(location: string, version: number): Promise<void>;
   /** Removes everything `create` made. */
   dispose(): Promise<void>;
 }
@@ -39,6 +44,14 @@ export function sqliteKind(): StoreKind {
         db.close();
       }
     },
+    async migrateTo(location, version) {
+      const db = new Database(location);
+      try {
+        migrateSqlite(db, SQLITE_MIGRATIONS.slice(0, version));
+      } finally {
+        db.close();
+      }
+    },
     async dispose() {
       if (dir) rmSync(dir, { recursive: true, force: true });
       dir = undefined;
@@ -57,6 +70,14 @@ export function postgresKind(): StoreKind {
       return url;
     },
     query: queryPostgres,
+    async migrateTo(location, version) {
+      const db = createPool(location);
+      try {
+        await migratePostgres(db, POSTGRES_MIGRATIONS.slice(0, version));
+      } finally {
+        await db.end();
+      }
+    },
     async dispose() {
       for (const url of made.splice(0)) await dropDatabase(url);
     },
