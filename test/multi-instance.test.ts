@@ -1,5 +1,6 @@
 // Two real `calsync serve` processes on one PostgreSQL database (CONTRACT §10): single flight across
-// instances, --sync-every once per period in total, a SIGKILLed instance blocking no one, migrations once.
+// instances, --sync-every once per period in total, a SIGKILLed instance blocking no one, one rate limit
+// per token across both, migrations once.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { generateToken } from "../src/server/tokens.js";
 import { openStore } from "../src/store/index.js";
@@ -134,6 +135,21 @@ describe("two calsync serve instances on one PostgreSQL database", () => {
     await until(async () => (await store.listSyncRuns({ ownerId: ann.ownerId })).some((run) => run.trigger === "schedule"), 10_000);
     expect(gate.arrived).toBeGreaterThanOrEqual(2);
     expect(await store.listReservations({ ownerId: ann.ownerId })).toHaveLength(1);
+  });
+
+  it("share one token's rate limit: 7 sync requests split across both get one 429", async () => {
+    const { url, store } = await database();
+    const ann = await ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: countedFeed(ics("a1")).url }] });
+    const [a, b] = await serveTwice(url);
+    const answers: Response[] = [];
+    for (let i = 0; i < 7; i++) answers.push(await postSync((i % 2 === 0 ? a! : b!).url, ann.token));
+
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    expect(answers.map((res) => res.headers.get("ratelimit-remaining"))).toEqual(["5", "4", "3", "2", "1", "0", "0"]);
+    expect(Number(answers[6]!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(((await answers[6]!.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    // The counts are bookkeeping beside the schema: db copy neither needs nor refuses their table.
+    expect(await store.tableNames()).not.toContain("calsync_rate_limits");
   });
 
   it("run each migration step once when both start on a new database at the same moment", async () => {

@@ -1,6 +1,7 @@
 // PostgreSQL down or unreachable (CONTRACT §2, §10): the server answers 503 `unavailable` and recovers by
 // itself; `serve` and every other command refuse to start with one line naming host and port, never the password.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StoreUnavailableError } from "../src/store/errors.js";
 import { openStore } from "../src/store/index.js";
 import { closedPortUrl } from "./helpers/api-fixture.js";
 import { isBuilt, runBin } from "./helpers/cli.js";
@@ -32,8 +33,11 @@ describe("a PostgreSQL that goes away while calsync serves", () => {
       const log: string[] = [];
       const server = await serve(store, { log });
       expect((await post(server, ann.token)).status).toBe(200);
+      const limiter = (await store.sharedRateLimiter({ limit: 6, windowSeconds: 60 }))!;
 
       await proxy.down();
+      // The shared rate limit's count fails as every query does, so a request caught there answers 503 too.
+      await expect(limiter.consume("tok_x")).rejects.toBeInstanceOf(StoreUnavailableError);
       const res = await post(server, ann.token);
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toBe("2");

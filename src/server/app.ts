@@ -40,7 +40,10 @@ export interface AppOptions {
   feedTimeoutMs?: number;
   /** Single-flight runner to share with a scheduler; built from the options above when left out. */
   runner?: SyncRunner;
-  /** Counts sync requests per token; `null` for no limit. @default 6 a minute per token, in memory */
+  /**
+   * Counts sync requests per token; `null` for no limit. `storeRateLimiter(store, policy)` gives the one
+   * that holds across instances on PostgreSQL. @default 6 a minute per token, in memory
+   */
   rateLimiter?: TokenRateLimiter | null;
   /** Serves `GET /metrics` and counts requests (and runs, when the runner is built here). @default no metrics */
   metrics?: ServerMetrics;

@@ -10,7 +10,7 @@ import { createServerLog, type ServerLog } from "./access-log.js";
 import { createApp } from "./app.js";
 import { isValidHost, listenExactly } from "./listen.js";
 import { createServerMetrics } from "./metrics.js";
-import { DEFAULT_RATE_LIMIT, memoryRateLimiter, type RateLimitPolicy } from "./rate-limit.js";
+import { DEFAULT_RATE_LIMIT, storeRateLimiter, type RateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { DEFAULT_LEASE_MS } from "./owner-lease.js";
 import { createSyncRunner } from "./single-flight.js";
@@ -35,7 +35,10 @@ export interface ServeOptions {
   jsonLogs?: boolean;
   /** Receives each log line (no trailing newline). @default writes to stderr */
   log?: (line: string) => void;
-  /** Sync requests allowed per token and window; `null` for no limit. @default 6 a minute */
+  /**
+   * Sync requests allowed per token and window; `null` for no limit. Counted in the database on PostgreSQL
+   * (so the limit holds across instances), in memory on SQLite. @default 6 a minute
+   */
   rateLimit?: RateLimitPolicy | null;
   /** Serve Prometheus metrics at `GET /metrics`. @default false */
   metrics?: boolean;
@@ -64,6 +67,14 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const log = createServerLog({ json: options.jsonLogs, write });
   const ownsStore = !options.store;
   const store = options.store ?? (await openStore(resolveDatabasePath(options.dbPath, process.env)));
+  let rateLimiter: TokenRateLimiter | null;
+  try {
+    const rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
+    rateLimiter = rateLimit && (await storeRateLimiter(store, rateLimit));
+  } catch (error) {
+    if (ownsStore) await store.close();
+    throw error;
+  }
 
   const metrics = options.metrics ? createServerMetrics() : undefined;
   const runner = createSyncRunner({
@@ -74,13 +85,11 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     ...metrics?.syncHooks,
     onProgress: (ownerId, trigger, progress) => logFailingCalendar(log, ownerId, trigger, progress),
   });
-  // In memory: one process's count. A PostgreSQL store shared by instances wants RateLimiterPostgres here.
-  const rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
   const app = createApp({
     store,
     runner,
     metrics,
-    rateLimiter: rateLimit && memoryRateLimiter(rateLimit),
+    rateLimiter,
     allowPrivateNetworks: options.allowPrivateNetworks,
     trustProxy: options.trustProxy,
     logger: log.access,

@@ -1,4 +1,5 @@
 // Records the store hands to the doors (CLI, server). The engine's own view is engine/store-port.ts.
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { OutboundReservation } from "../engine/outbound-feed.js";
 import type { SyncStore } from "../engine/store-port.js";
 import type { ReservationDetails, ReservationKind, ReservationStatus, SyncTrigger } from "../engine/model.js";
@@ -243,7 +244,14 @@ export interface Store extends SyncStore {
    */
   claimScheduledSyncs(input: { everyMs: number }): Promise<string[]>;
 
-  /** Names of the tables in this database (the schema's, not the migration bookkeeping's). */
+  /**
+   * A fixed-window counter of `limit` requests per key and `windowSeconds`, kept in the database so that
+   * every process on it shares the counts (PostgreSQL: rate-limiter-flexible's RateLimiterPostgres);
+   * undefined where the caller should count in its own memory (SQLite: one server per file).
+   */
+  sharedRateLimiter(policy: { limit: number; windowSeconds: number }): Promise<RateLimiterAbstract | undefined>;
+
+  /** Names of the tables in this database (the schema's, not calsync's bookkeeping beside it). */
   tableNames(): Promise<string[]>;
   /** Row counts of `tables`. */
   countRows(tables: readonly string[]): Promise<Record<string, number>>;

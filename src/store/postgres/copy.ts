@@ -2,13 +2,18 @@
 // in one transaction. The `seq` columns that stand in for SQLite's rowid are not data: they are left out
 // of a copy and numbered afresh, in the order the rows arrive.
 import { DatabaseNotEmptyError } from "../errors.js";
+import { MIGRATIONS_TABLE } from "./migrations.js";
 import type { PgDatabase, Sql } from "./pool.js";
+import { RATE_LIMITS_TABLE } from "./rate-limits.js";
 import type { PortableRow, Store } from "../types.js";
 
 export type CopyQueries = Pick<Store, "tableNames" | "countRows" | "exportRows" | "importRows">;
 
 /** Rows per batch: small enough to keep memory flat, large enough to keep round trips few. */
 export const COPY_BATCH = 500;
+
+// calsync's own tables beside the schema: which steps ran, and the shared rate limiter's counts.
+const BOOKKEEPING = [MIGRATIONS_TABLE, RATE_LIMITS_TABLE];
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -55,7 +60,8 @@ export function copyQueries(db: PgDatabase): CopyQueries {
   return {
     tableNames: async () =>
       (await db.query<{ name: string }>(
-        "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'calsync_migrations' ORDER BY 1",
+        "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename <> ALL($1::text[]) ORDER BY 1",
+        [BOOKKEEPING],
       )).map((row) => row.name),
     countRows: (tables) => countAll(db, tables),
     async *exportRows(tables) {

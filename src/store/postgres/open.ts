@@ -5,6 +5,7 @@ import { migrate } from "./migrations.js";
 import { ownerQueries } from "./owners.js";
 import { createPool } from "./pool.js";
 import { propertyQueries } from "./properties.js";
+import { rateLimitQueries } from "./rate-limits.js";
 import { reservationQueries } from "./reservations.js";
 import { sessionQueries } from "./sessions.js";
 import { syncLeaseQueries } from "./sync-leases.js";
@@ -36,6 +37,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...syncPortQueries(db),
     ...syncRunQueries(db),
     ...sessionQueries(db),
+    ...rateLimitQueries(db),
     ...syncLeaseQueries(db),
     ...copyQueries(db),
     async ping() {

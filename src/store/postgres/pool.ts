@@ -19,6 +19,18 @@ export interface Session extends Sql {
   release(): void;
 }
 
+/** A statement as node-postgres' `query(config)` takes it. */
+export interface QueryConfig {
+  name?: string;
+  text: string;
+  values?: unknown[];
+}
+
+/** What a library written for node-postgres calls on a client (rate-limiter-flexible's `storeClient`). */
+export interface QueryClient {
+  query(config: QueryConfig): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
 /** The pool of one database. */
 export interface PgDatabase extends Sql {
   /** The database URL with its password masked. */
@@ -28,6 +40,8 @@ export interface PgDatabase extends Sql {
   transaction<T>(work: (sql: Sql) => Promise<T>, mode?: string): Promise<T>;
   /** Holds one connection until released, for work that spans several calls (a cursor). */
   reserve(): Promise<Session>;
+  /** This pool for a library that speaks node-postgres, with the pool's errors (StoreUnavailableError when unreachable). */
+  readonly client: QueryClient;
   end(): Promise<void>;
 }
 
@@ -116,6 +130,12 @@ export function createPool(location: string): PgDatabase {
   return {
     ...sqlOf(pool),
     location: maskDatabaseUrl(location),
+    client: {
+      query: async (config) => {
+        const { rows, rowCount } = await pool.query(config).catch(fail);
+        return { rows, rowCount };
+      },
+    },
     get ended() {
       return ended;
     },

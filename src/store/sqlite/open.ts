@@ -7,6 +7,7 @@ import { copyQueries } from "./copy.js";
 import { migrate } from "./migrations.js";
 import { ownerQueries } from "./owners.js";
 import { propertyQueries } from "./properties.js";
+import { rateLimitQueries } from "./rate-limits.js";
 import { reservationQueries } from "./reservations.js";
 import { sessionQueries } from "./sessions.js";
 import { syncLeaseQueries } from "./sync-leases.js";
@@ -44,6 +45,7 @@ export function openSqliteStore(path: string): Store {
     ...syncLeaseQueries(db),
     ...copyQueries(db),
     ...sessionQueries(db),
+    ...rateLimitQueries(),
     ping: async () => db.open && ping.get()?.ok === 1,
     async close() {
       if (db.open) db.close();
