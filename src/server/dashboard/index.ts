@@ -34,7 +34,8 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
 
 /** True for paths that keep the API's JSON answers (CONTRACT §9): `/api/…`, `/ical/…`, `/healthz`, under any mount prefix. */
 export function isApiPath(pathname: string): boolean {
-  return /(?:^|\/)(?:api|ical)(?:\/|$)/.test(pathname) || /(?:^|\/)healthz$/.test(pathname);
+  // /metrics is for scrapers: switched off, it answers the JSON 404 they can read, not a page.
+  return /(?:^|\/)(?:api|ical)(?:\/|$)/.test(pathname) || /(?:^|\/)(?:healthz|metrics)$/.test(pathname);
 }
 
 /** The request path with an invite link's token replaced by `***`, for access logs: the token opens an account. */
