@@ -9,6 +9,10 @@ const tasks = {
   server: async () => (await import("./server-load.js")).runServerLoad(config),
   instances: async () => (await import("./instances.js")).runInstances(config),
   cpu: async () => (await import("./cpu.js")).runCpu(config),
+  rss: async () => (await import("./rss.js")).runRss(config),
+  startup: async () => (await import("./startup.js")).runStartup(config),
+  stall: async () => (await import("./stall.js")).runStall(config),
+  fetch: async () => (await import("./fetch-overhead.js")).runFetchOverhead(config),
 };
 
 try {

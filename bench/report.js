@@ -1,19 +1,20 @@
 // Turns the children's raw figures into the results document (ratios, targets) and the stdout table.
 import { round } from "./common.js";
+import { formatSpeed, SPEED_TARGETS, speedValues } from "./report-speed.js";
 
 /** The issue's targets; each compares one figure of the results with a bound. */
 const TARGETS = [
   { id: "firstSync", label: "first sync ≤ 1.3 × floor", bound: 1.3, unit: "×" },
   { id: "unchangedResync", label: "unchanged re-sync ≤ 1.1 × floor", bound: 1.1, unit: "×" },
   { id: "peakRss1000", label: "peak RSS at N = 1000 < 150 MiB", bound: 150, unit: "MiB", strict: true },
-  { id: "rssGrowth", label: "RSS growth N = 1000 → 5000 < 20 %", bound: 20, unit: "%", strict: true },
   { id: "cpuPerCalendar", label: "CPU per calendar (parse + diff + write) < 1 ms", bound: 1, unit: "ms", strict: true },
   { id: "twoInstances", label: "2 PostgreSQL instances ≥ 1.6 × one (requests/s)", bound: 1.6, unit: "×", atLeast: true },
   { id: "postgresVsSqlite", label: "1 PostgreSQL instance ≤ 1.5 × SQLite's time", bound: 1.5, unit: "×" },
+  ...SPEED_TARGETS,
 ];
 
 /** Builds the results document from the run's options and the children's answers. */
-export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu }) {
+export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, stall, fetchOverhead }) {
   const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
     const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
     const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
@@ -31,16 +32,14 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
   });
   const at = (n) => series.find((entry) => entry.n === n);
   const headline = at(1000) ?? series[series.length - 1];
-  const rssGrowth =
-    at(1000) && at(5000) ? round(((at(5000).memory.peakRssMiB - at(1000).memory.peakRssMiB) / at(1000).memory.peakRssMiB) * 100, 1) : null;
   const values = {
     firstSync: headline?.first.ratio ?? null,
     unchangedResync: headline?.unchanged.ratio ?? null,
     peakRss1000: at(1000)?.memory.peakRssMiB ?? null,
-    rssGrowth,
     cpuPerCalendar: cpu?.create.cpuMsPerCalendar ?? null,
     twoInstances: instances?.ratios.twoOverOne ?? null,
     postgresVsSqlite: instances?.ratios.postgresOverSqlite ?? null,
+    ...speedValues({ headline, rss, startup, stall, fetchOverhead }),
   };
   const targets = TARGETS.map(({ id, label, bound, unit, strict, atLeast }) => {
     const value = values[id];
@@ -53,6 +52,9 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     ...(server?.checks ?? []).map((c) => ({ ...c, what: `server: ${c.what}` })),
     ...(instances?.checks ?? []).map((c) => ({ ...c, what: `instances: ${c.what}` })),
     ...(cpu?.checks ?? []).map((c) => ({ ...c, what: `cpu: ${c.what}` })),
+    ...(rss ?? []).flatMap((run) => run.checks).map((c) => ({ ...c, what: `rss: ${c.what}` })),
+    ...(startup?.checks ?? []).map((c) => ({ ...c, what: `startup: ${c.what}` })),
+    ...(stall?.checks ?? []).map((c) => ({ ...c, what: `stall: ${c.what}` })),
   ];
   return {
     benchmark: "calsync",
@@ -64,6 +66,10 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     server,
     instances,
     cpu,
+    rss,
+    startup,
+    stall,
+    fetchOverhead,
     targets,
     checks: { passed: checks.filter((c) => c.ok).length, failed: checks.filter((c) => !c.ok).map((c) => c.what) },
   };
@@ -161,10 +167,11 @@ export function formatTable(results) {
       "",
     );
   }
+  out.push(...formatSpeed(results, { grid, fixed, ms }));
   out.push("Targets");
   for (const t of results.targets) {
-    const value = t.value === null ? (t.id === "rssGrowth" ? "run with --full" : "not measured") : `${fixed(t.value, t.unit === "×" ? 3 : t.unit === "ms" ? 3 : 1)} ${t.unit}`;
-    out.push(`  ${t.result.padEnd(7)} ${t.label.padEnd(48)} ${value}`);
+    const value = t.value === null ? "not measured" : `${fixed(t.value, t.unit === "×" ? 3 : t.unit === "ms" ? (t.value < 10 ? 3 : 0) : 1)} ${t.unit}`;
+    out.push(`  ${t.result.padEnd(7)} ${t.label.padEnd(66)} ${value}`);
   }
   out.push("");
   const { passed, failed } = results.checks;

@@ -29,7 +29,7 @@ const { values: flags } = parseArgs({
 if (flags.help) {
   process.stdout.write(
     "usage: node bench/run.js [--full] [--json] [--latency MS] [--hosts 1-8] [--sizes 100,1000] [--cpu-prof]\n" +
-      "  --full       add N = 5000 to the scale series (and the RSS growth target)\n" +
+      "  --full       add N = 5000 to the scale series\n" +
       "  --json       print the results document instead of the table\n" +
       "  --cpu-prof   write a .cpuprofile per child into bench/results/profiles/\n",
   );
@@ -55,6 +55,7 @@ const scale = [];
 let server;
 let instances;
 let cpu;
+const rss = [];
 try {
   for (const n of sizes) {
     const job = { n, origins: host.origins, set: `n${n}` };
@@ -74,9 +75,19 @@ try {
   instances = await runChild("instances", { origins: host.origins, set: "inst" }, 300_000, "instances");
   progress("cpu: parse + diff + write without network");
   cpu = await runChild("cpu", {}, 120_000, "cpu");
+  for (const n of [1000, 5000]) {
+    progress(`rss: first sync of N=${n}`);
+    rss.push(await runChild("rss", { n, origins: host.origins, set: `rss${n}` }, 60_000 + n * (2 * latencyMs + 20), `rss-n${n}`));
+  }
 } finally {
   await host.close();
 }
+progress("startup: calsync --help and owner list against node -e \"import('commander')\"");
+const startup = await runChild("startup", {}, 180_000, "startup");
+progress("stall: /healthz while the server reads a 20,000-event feed and a dense series");
+const stall = await runChild("stall", {}, 300_000, "stall");
+progress("fetch: fetchFeed against bare undici.request");
+const fetchOverhead = await runChild("fetch", {}, 120_000, "fetch");
 
 const results = buildResults({
   options: {
@@ -98,6 +109,10 @@ const results = buildResults({
   server,
   instances,
   cpu,
+  rss,
+  startup,
+  stall,
+  fetchOverhead,
 });
 mkdirSync(RESULTS_DIR, { recursive: true });
 writeFileSync(new URL("latest.json", RESULTS_DIR), `${JSON.stringify(results, null, 2)}\n`);

@@ -129,3 +129,153 @@ export interface ErrorBody {
   ok: false;
   error: { code: ApiErrorCode; message: string };
 }
+
+// Webhooks (CONTRACT §11): what calsync POSTs to an owner's endpoints, signed per Standard Webhooks.
+
+/** The kinds of event a webhook endpoint can subscribe to. */
+export type WebhookEventType =
+  | "sync.completed"
+  | "calendar.failed"
+  | "calendar.recovered"
+  | "reservation.created"
+  | "reservation.updated"
+  | "reservation.cancelled"
+  | "booking.conflict";
+
+/** Every `WebhookEventType`, in documentation order. */
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
+  "sync.completed",
+  "calendar.failed",
+  "calendar.recovered",
+  "reservation.created",
+  "reservation.updated",
+  "reservation.cancelled",
+  "booking.conflict",
+];
+
+/** The calendar an event is about. */
+export interface WebhookCalendar {
+  id: string;
+  propertyId: string;
+  propertyName: string;
+  source: CalendarSource;
+}
+
+/** `calendar.failed`: the calendar's third failed sync in a row (once per streak). */
+export interface CalendarFailedData {
+  calendar: WebhookCalendar;
+  /** Failed syncs in a row, this one included. */
+  consecutiveFailures: number;
+  /** ISO time of the first failure of the streak. */
+  failingSince: string;
+  /** Why this sync failed. */
+  error: SyncError;
+}
+
+/** `calendar.recovered`: the first success after a `calendar.failed`; the streak fields are those of the streak it ended. */
+export interface CalendarRecoveredData {
+  calendar: WebhookCalendar;
+  /** Failed syncs in a row before this success. */
+  consecutiveFailures: number;
+  /** ISO time the streak began; null when unknown. */
+  failingSince: string | null;
+}
+
+/** A reservation as webhooks carry it: the `calsync reservations --json` entry with its property's name. */
+export interface WebhookReservation {
+  id: string;
+  propertyId: string;
+  propertyName: string;
+  calendarId: string;
+  source: CalendarSource;
+  uid: string;
+  kind: "booking" | "block";
+  status: "active" | "cancelled";
+  /** As the feed wrote it: `YYYY-MM-DD` for all-day events, else ISO-8601 UTC. */
+  start: string;
+  end: string;
+  /** First night, `YYYY-MM-DD` (CONTRACT §8). */
+  arrival: string;
+  /** The morning after the last night, `YYYY-MM-DD` (exclusive). */
+  departure: string;
+  summary: string;
+}
+
+/** A reservation's dates before an update. */
+export interface WebhookStayDates {
+  start: string;
+  end: string;
+  arrival: string;
+  departure: string;
+}
+
+/** `reservation.created` and `reservation.cancelled`. */
+export interface ReservationEventData {
+  reservation: WebhookReservation;
+}
+
+/** `reservation.updated`: the reservation as it is now, and its dates before. */
+export interface ReservationUpdatedData {
+  reservation: WebhookReservation;
+  previous: WebhookStayDates;
+}
+
+/** `sync.completed`: every run, its Sync response. */
+export interface SyncCompletedEvent {
+  type: "sync.completed";
+  /** When the event happened (ISO-8601 UTC); the delivery attempt's time is the `webhook-timestamp` header. */
+  timestamp: string;
+  data: SyncResponse;
+}
+
+/** `calendar.failed`. */
+export interface CalendarFailedEvent {
+  type: "calendar.failed";
+  timestamp: string;
+  data: CalendarFailedData;
+}
+
+/** `calendar.recovered`. */
+export interface CalendarRecoveredEvent {
+  type: "calendar.recovered";
+  timestamp: string;
+  data: CalendarRecoveredData;
+}
+
+/** `reservation.created`: a new reservation, or a cancelled one that is back. */
+export interface ReservationCreatedEvent {
+  type: "reservation.created";
+  timestamp: string;
+  data: ReservationEventData;
+}
+
+/** `reservation.updated`: dates, summary, kind or details changed. */
+export interface ReservationUpdatedEvent {
+  type: "reservation.updated";
+  timestamp: string;
+  data: ReservationUpdatedData;
+}
+
+/** `reservation.cancelled`. */
+export interface ReservationCancelledEvent {
+  type: "reservation.cancelled";
+  timestamp: string;
+  data: ReservationEventData;
+}
+
+/** `booking.conflict`: a double booking seen for the first time. */
+export interface BookingConflictEvent {
+  type: "booking.conflict";
+  timestamp: string;
+  data: Conflict;
+}
+
+/** Any webhook payload; narrow it with `switch (event.type)`. */
+export type WebhookEvent =
+  | SyncCompletedEvent
+  | CalendarFailedEvent
+  | CalendarRecoveredEvent
+  | ReservationCreatedEvent
+  | ReservationUpdatedEvent
+  | ReservationCancelledEvent
+  | BookingConflictEvent;

@@ -114,6 +114,7 @@ describe("calsync as a child process", () => {
       {
         id: expect.any(String), propertyId: property.id, calendarId: calendar.id, source: "vrbo", uid: "v1",
         kind: "booking", status: "active", start: day(10), end: day(13), arrival: day(10), departure: day(13), summary: "Reserved v1",
+        echoOf: null,
       },
     ]);
   });

@@ -14,6 +14,8 @@ import type { Store } from "../src/store/types.js";
 import { HAS_CHROMIUM, launchChromium, SKIP_NOTE } from "./helpers/chromium.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
 import { buildIcs, day, type IcsEvent } from "./helpers/ics.js";
+import { startWebhookReceiver } from "./helpers/webhook-receiver.js";
+import { verifyWebhook } from "../src/sdk/index.js";
 
 if (!HAS_CHROMIUM) console.log(SKIP_NOTE);
 
@@ -212,6 +214,41 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
     expect((await page.getByTestId("new-token").textContent())?.trim()).toMatch(/^cs_/);
     expect(await page.getByRole("button", { name: "Copy" }).count()).toBe(0);
     await context.close();
+  }, 60_000);
+
+  it("adds a webhook (its secret shown once), and after Sync now the receiver verifies a signed reservation.created", async () => {
+    const owner = await ownerWithPassword("Dora Hooks", "dora@example.com", "a long hooks password");
+    const property = await store.createProperty(owner.id, "Hook House");
+    await store.createCalendar({ propertyId: property.id, source: "airbnb", url: feeds.url("/hooks/airbnb.ics", { body: buildIcs([stay(4, 3, "Reserved")]) }) });
+    const receiver = await startWebhookReceiver();
+    try {
+      const page = await freshPage();
+      await signIn(page, "dora@example.com", "a long hooks password");
+      await page.getByRole("link", { name: "Webhooks" }).click();
+      await page.getByLabel("Endpoint URL").fill(receiver.url);
+      await page.getByLabel("reservation.created").check();
+      await page.getByRole("button", { name: "Add webhook" }).click();
+      const secret = (await page.getByTestId("new-webhook-secret").textContent())?.trim() ?? "";
+      expect(secret).toMatch(/^whsec_/);
+      await page.getByRole("link", { name: "Webhooks" }).click();
+      expect(await page.getByTestId("new-webhook-secret").count()).toBe(0);
+
+      await page.getByRole("link", { name: "Properties" }).click();
+      await page.getByRole("button", { name: "Sync now" }).click();
+      await page.getByRole("heading", { name: "Sync results" }).waitFor();
+      await receiver.arrivals(1);
+      const [delivery] = receiver.received;
+      const event = await verifyWebhook(delivery!.body, delivery!.headers as Record<string, string>, secret);
+      expect(event).toMatchObject({ type: "reservation.created", data: { reservation: { propertyName: "Hook House", arrival: day(4), departure: day(7) } } });
+
+      await page.getByRole("link", { name: "Webhooks" }).click();
+      await page.getByRole("row", { name: /reservation\.created/ }).first().waitFor();
+      await page.getByRole("row", { name: /127\.0\.0\.1/ }).getByRole("button", { name: "Remove" }).click();
+      await page.getByText("No webhooks yet.").waitFor();
+      await context.close();
+    } finally {
+      await receiver.close();
+    }
   }, 60_000);
 
   // Two more properties, so the properties page (and its screenshot) shows what an owner sees.

@@ -2,6 +2,8 @@
 // calendars (the CLI's checks and the preview), Sync now through the API's single flight, the
 // outbound feed, API tokens and the timeline.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatedEvent } from "../src/engine/model.js";
+import { datedEvent } from "../src/engine/nights.js";
 import { generateToken } from "../src/server/tokens.js";
 import { startDashboardFixture, BASE, type DashboardFixture } from "./helpers/dashboard-fixture.js";
 import { buildIcs, day } from "./helpers/ics.js";
@@ -271,9 +273,23 @@ describe("timeline", () => {
   });
 });
 
-describe("webhooks", () => {
-  it("says webhooks come in a later version", async () => {
-    const { client } = await fx.signedIn();
-    expect(await client.page("/webhooks")).toContain("Coming in a later version");
+describe("timeline and echoes", () => {
+  it("draws a channel's echo of a stay as a block saying which channel's stay it repeats, never a double booking", async () => {
+    const { owner, client } = await fx.signedIn();
+    const property = await fx.store.createProperty(owner.id, "Echo Loft");
+    const airbnb = await fx.store.createCalendar({ propertyId: property.id, source: "airbnb", url: "https://www.airbnb.com/calendar/ical/1.ics?s=x" });
+    const booking = await fx.store.createCalendar({ propertyId: property.id, source: "booking", url: "https://ical.booking.com/v1/export?t=x" });
+    const write = (calendarId: string, inserts: DatedEvent[]) => fx.store.applyCalendarSync({
+      calendarId, inserts, updates: [], cancels: [], feed: { etag: null, lastModified: null, contentHash: null, lastFound: 1 }, syncedAt: new Date(),
+    });
+    const stay = datedEvent({ uid: "a", kind: "booking", start: day(5), end: day(9), summary: "Reserved", cancelled: false, details: {}, raw: {} });
+    await write(airbnb.id, [stay]);
+    const [original] = await fx.store.listReservations({ propertyId: property.id });
+    await write(booking.id, [{ ...stay, uid: "e", kind: "block", summary: "CLOSED - Not available", echoOf: original!.id }]);
+    const html = await client.page(`/properties/${property.id}/timeline`);
+    expect(html).toMatch(/<div class="bar block source-booking" title="booking · CLOSED - Not available · [^"]+ · echo of airbnb stay">/);
+    expect(html).toContain(", echo of airbnb stay</span>");
+    expect(html).not.toContain("⚠ 1 double booking");
   });
 });
+

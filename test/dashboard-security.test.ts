@@ -31,7 +31,8 @@ async function ownerWithEverything(name: string) {
   });
   const token = await fx.store.createToken({ ownerId: owner.id, name: "t", prefix: "cs_abcd", hash: `${owner.id}-hash`, expiresAt: null });
   await fx.store.propertyFeedToken(property.id);
-  return { owner, client, property, calendar, token };
+  const webhook = await fx.store.createWebhookEndpoint({ ownerId: owner.id, url: "https://hooks.example.com/in", events: ["*"], secret: "whsec_c2VjcmV0c2VjcmV0c2VjcmV0" });
+  return { owner, client, property, calendar, token, webhook };
 }
 
 describe("security headers", () => {
@@ -111,7 +112,7 @@ describe("forms from elsewhere", () => {
   });
 
   it("guards every state-changing route, and sign-in too", async () => {
-    const { property, calendar, token } = ann;
+    const { property, calendar, token, webhook } = ann;
     const routes: Array<[string, Record<string, string>]> = [
       ["/properties", { name: "Evil", timeZone: "" }],
       [`/properties/${property.id}/calendars`, { url: "https://evil.test/x.ics", source: "" }],
@@ -120,6 +121,8 @@ describe("forms from elsewhere", () => {
       ["/sync", { back: "/properties" }],
       ["/settings/tokens", { name: "evil", expiresInDays: "" }],
       [`/settings/tokens/${token.id}/revoke`, {}],
+      ["/webhooks", { url: "https://evil.test/hook" }],
+      [`/webhooks/${webhook.id}/remove`, {}],
       ["/settings/password", { currentPassword: "correct horse battery", password: "attacker's choice" }],
       ["/sign-out", {}],
     ];
@@ -133,6 +136,7 @@ describe("forms from elsewhere", () => {
     expect((await fx.store.getProperty(property.id))!.feedToken).toBe(feedToken);
     expect((await fx.store.listTokens(ann.owner.id)).find((t) => t.id === token.id)!.revokedAt).toBeNull();
     expect((await fx.store.listSyncRuns({ ownerId: ann.owner.id })).length).toBe(0);
+    expect((await fx.store.listWebhookEndpoints(ann.owner.id)).map((e) => e.id)).toEqual([webhook.id]);
     expect((await ann.client.get("/properties")).status).toBe(200);
 
     const visitor = fx.anonymous();
@@ -152,11 +156,18 @@ describe("forms from elsewhere", () => {
 });
 
 describe("another owner's ids", () => {
-  it("answers 404 for another owner's property, calendar and token, and changes nothing", async () => {
+  it("answers 404 for another owner's property, calendar, token and webhook, and changes nothing", async () => {
     const victim = await ownerWithEverything("Vic");
     const { client } = await fx.signedIn("Eve");
     await client.page("/properties");
-    const before = JSON.stringify([await fx.store.getProperty(victim.property.id), await fx.store.listCalendars({ propertyId: victim.property.id }), await fx.store.listTokens(victim.owner.id)]);
+    const state = async () =>
+      JSON.stringify([
+        await fx.store.getProperty(victim.property.id),
+        await fx.store.listCalendars({ propertyId: victim.property.id }),
+        await fx.store.listTokens(victim.owner.id),
+        await fx.store.listWebhookEndpoints(victim.owner.id),
+      ]);
+    const before = await state();
     const answers = [
       await client.get(`/properties/${victim.property.id}`),
       await client.get(`/properties/${victim.property.id}/timeline`),
@@ -164,7 +175,9 @@ describe("another owner's ids", () => {
       await client.post(`/properties/${victim.property.id}/feed`, { rotate: "1" }),
       await client.post(`/calendars/${victim.calendar.id}/remove`, {}),
       await client.post(`/settings/tokens/${victim.token.id}/revoke`, {}),
+      await client.post(`/webhooks/${victim.webhook.id}/remove`, {}),
       await client.get("/properties/prp_doesNotExist"),
+      await client.post("/webhooks/whk_doesNotExist/remove", {}),
       await client.post("/calendars/cal_doesNotExist/remove", {}),
     ];
     for (const response of answers) {
@@ -173,8 +186,9 @@ describe("another owner's ids", () => {
       expect(html).toContain("There is nothing here, or it is not yours.");
       expect(html).not.toContain(victim.property.name);
     }
-    const after = JSON.stringify([await fx.store.getProperty(victim.property.id), await fx.store.listCalendars({ propertyId: victim.property.id }), await fx.store.listTokens(victim.owner.id)]);
-    expect(after).toBe(before);
+    expect(await state()).toBe(before);
+    // Nor does the other owner's list show it.
+    expect(await client.page("/webhooks")).not.toContain(victim.webhook.id);
   });
 });
 

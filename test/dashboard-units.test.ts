@@ -129,6 +129,22 @@ describe("timeline layout", () => {
     expect(timeline.conflicts).toMatchObject([{ column: 4, span: 2, from: "2027-03-14", to: "2027-03-16", sources: ["airbnb", "booking"] }]);
   });
 
+  it("tells an echo's bar which channel's stay it repeats, when that stay is among the reservations shown", () => {
+    const timeline = buildTimeline({
+      calendars,
+      today: "2027-03-10",
+      days: 10,
+      reservations: [
+        reservation("a", "cal_a", "2027-03-11", "2027-03-13"),
+        reservation("echo", "cal_b", "2027-03-11", "2027-03-13", { kind: "block", echoOf: "a" }),
+        reservation("orphan", "cal_b", "2027-03-15", "2027-03-17", { kind: "block", echoOf: "cancelled-stay" }),
+      ],
+    });
+    const bars = timeline.rows.flatMap((row) => row.lanes.flat().map((bar) => [bar.id, bar.echoOf]));
+    expect(bars).toEqual([["a", undefined], ["echo", { source: "airbnb" }], ["orphan", { source: null }]]);
+    expect(timeline.conflicts).toEqual([]);
+  });
+
   it("gives overlapping stays of one calendar their own lanes and numbers two calendars of one channel", () => {
     const timeline = buildTimeline({
       calendars: [{ id: "cal_a", source: "airbnb" }, { id: "cal_c", source: "airbnb" }],

@@ -21,6 +21,13 @@ function calendar(source: "airbnb" | "other" = "other") {
       if (!parsed.ok) throw new Error(parsed.error.message);
       const diff = diffReservations(stored, parsed.events, { now: at, force: options.force, timeZone: options.timeZone });
       if (!diff.suspicious) stored = applyDiff(stored, diff);
+      // Every counted change is one change for webhooks (CONTRACT §11), no more, no fewer.
+      const tally = (change: string) => diff.changes.filter((c) => c.change === change).length;
+      expect({ created: tally("created"), updated: tally("updated"), cancelled: tally("cancelled") }).toEqual({
+        created: diff.counts.created,
+        updated: diff.counts.updated,
+        cancelled: diff.counts.cancelled,
+      });
       return { ...diff.counts, suspicious: diff.suspicious !== null };
     },
   };
@@ -229,7 +236,7 @@ describe("Airbnb rolling 'Not available' window", () => {
 describe("diffReservations on raw values", () => {
   it("reports nothing for an empty feed on an empty calendar", () => {
     const result = diffReservations([], [], { now });
-    expect(result).toEqual({ counts: { found: 0, created: 0, updated: 0, cancelled: 0 }, inserts: [], updates: [], cancels: [], suspicious: null });
+    expect(result).toEqual({ counts: { found: 0, created: 0, updated: 0, cancelled: 0 }, inserts: [], updates: [], cancels: [], suspicious: null, changes: [] });
   });
 
   it("compares details whatever their key order", () => {

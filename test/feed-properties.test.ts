@@ -93,6 +93,20 @@ describe("feed invariants (fast-check)", () => {
     );
   });
 
+  it("lists each counted change once for webhooks: as many created, updated and cancelled as the counts say", () => {
+    fc.assert(
+      fc.property(feedArb, feedArb, sourceArb, (before, after, source) => {
+        const stored = sync([], parse(before, source));
+        const diff = diffReservations(stored, parse(after, source), { now, force: true });
+        const tally = (change: string) => diff.changes.filter((c) => c.change === change).length;
+        expect([tally("created"), tally("updated"), tally("cancelled")]).toEqual([diff.counts.created, diff.counts.updated, diff.counts.cancelled]);
+        const cancelled = diff.changes.flatMap((c) => (c.change === "cancelled" ? [c.row.id] : []));
+        expect(cancelled.sort()).toEqual([...diff.cancels].sort());
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("never cancels a reservation that has already ended", () => {
     fc.assert(
       fc.property(feedArb, feedArb, sourceArb, (before, after, source) => {

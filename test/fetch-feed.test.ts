@@ -1,5 +1,6 @@
 // fetchFeed against real loopback servers: bodies, validators, error codes, limits, redirects, webcal.
 // The private-network guard on real connections is in fetch-feed-guard.test.ts.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import net from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,6 +72,24 @@ describe("fetchFeed: answers", () => {
     const url = feeds.url("/dated.ics", { body: ICS, lastModified });
     expect(await fetchFeed(url, loopback)).toMatchObject({ kind: "ok", lastModified, etag: null });
     expect(await fetchFeed(url, { ...loopback, lastModified })).toEqual({ kind: "not_modified" });
+  });
+
+  it("lets go of an error page that trickles once it has answered http_error", async () => {
+    let closed!: () => void;
+    const socketClosed = new Promise<void>((resolve) => (closed = resolve));
+    const timers: NodeJS.Timeout[] = [];
+    const url = feeds.url("/trickling-503.ics", (req: IncomingMessage, res: ServerResponse) => {
+      req.socket.once("close", closed);
+      res.writeHead(503, { "content-type": "text/html" });
+      // A byte every 200 ms: never idle long enough for a body timeout, never done.
+      timers.push(setInterval(() => res.write("."), 200));
+    });
+    try {
+      expect(errorOf(await fetchFeed(url, loopback))).toMatchObject({ code: "http_error", httpStatus: 503 });
+      await socketClosed;
+    } finally {
+      timers.forEach(clearInterval);
+    }
   });
 
   it("reports a 304 it did not ask for as http_error", async () => {

@@ -3,6 +3,7 @@
 import type { FromSchema } from "json-schema-to-ts";
 import { describe, expect, it } from "vitest";
 import * as schemas from "../src/server/openapi/schemas.js";
+import * as hooks from "../src/server/openapi/webhook-schemas.js";
 import type {
   ApiErrorCode,
   CalendarSource,
@@ -14,6 +15,17 @@ import type {
   SyncResultDetails,
   SyncResultEntry,
   SyncWarning,
+  BookingConflictEvent,
+  CalendarFailedEvent,
+  CalendarRecoveredEvent,
+  ReservationCancelledEvent,
+  ReservationCreatedEvent,
+  ReservationUpdatedEvent,
+  SyncCompletedEvent,
+  WebhookCalendar,
+  WebhookEventType,
+  WebhookReservation,
+  WebhookStayDates,
 } from "../src/types.js";
 
 // True only when A and B are the same type (optional stays optional, a union keeps every member).
@@ -31,6 +43,18 @@ const checks = {
   Conflict: true satisfies Same<FromSchema<typeof schemas.conflictSchema>, Conflict>,
   ErrorBody: true satisfies Same<FromSchema<typeof schemas.errorBodySchema>, ErrorBody>,
   ApiErrorCode: true satisfies Same<FromSchema<typeof schemas.apiErrorCodeSchema>, ApiErrorCode>,
+  // Webhook payloads (CONTRACT §11).
+  WebhookEventType: true satisfies Same<FromSchema<typeof hooks.webhookEventTypeSchema>, WebhookEventType>,
+  WebhookCalendar: true satisfies Same<FromSchema<typeof hooks.webhookCalendarSchema>, WebhookCalendar>,
+  WebhookReservation: true satisfies Same<FromSchema<typeof hooks.webhookReservationSchema>, WebhookReservation>,
+  WebhookStayDates: true satisfies Same<FromSchema<typeof hooks.webhookStayDatesSchema>, WebhookStayDates>,
+  SyncCompletedEvent: true satisfies Same<FromSchema<typeof hooks.syncCompletedEventSchema>, SyncCompletedEvent>,
+  CalendarFailedEvent: true satisfies Same<FromSchema<typeof hooks.calendarFailedEventSchema>, CalendarFailedEvent>,
+  CalendarRecoveredEvent: true satisfies Same<FromSchema<typeof hooks.calendarRecoveredEventSchema>, CalendarRecoveredEvent>,
+  ReservationCreatedEvent: true satisfies Same<FromSchema<typeof hooks.reservationCreatedEventSchema>, ReservationCreatedEvent>,
+  ReservationUpdatedEvent: true satisfies Same<FromSchema<typeof hooks.reservationUpdatedEventSchema>, ReservationUpdatedEvent>,
+  ReservationCancelledEvent: true satisfies Same<FromSchema<typeof hooks.reservationCancelledEventSchema>, ReservationCancelledEvent>,
+  BookingConflictEvent: true satisfies Same<FromSchema<typeof hooks.bookingConflictEventSchema>, BookingConflictEvent>,
 };
 
 describe("OpenAPI schemas and wire types", () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { RunningServer } from "../src/server/index.js";
 import { openApiDocument } from "../src/server/openapi/document.js";
 import { NAMED_SCHEMAS } from "../src/server/openapi/schemas.js";
+import { WEBHOOK_EVENT_TYPES } from "../src/types.js";
 import { isBuilt } from "./helpers/cli.js";
 import { ics, ownerWith, post, useServerFixtures } from "./helpers/server-fixtures.js";
 
@@ -69,7 +70,7 @@ describe("the OpenAPI document", () => {
     expect(NAMED_SCHEMAS.ApiErrorCode.enum).toContain("rate_limited");
     expect(NAMED_SCHEMAS.SyncResponse.properties).toHaveProperty("conflicts");
     expect(NAMED_SCHEMAS.SyncResultDetails.properties).toHaveProperty("warnings");
-    expect(document.webhooks).toEqual({});
+    expect(Object.keys(document.webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
   });
 
   it("is served without a token, to GET and HEAD, and refuses other methods with 405", async () => {

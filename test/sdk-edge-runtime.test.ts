@@ -1,6 +1,7 @@
 // The SDK's browser bundle in a non-Node runtime: Vercel's Edge Runtime VM (@edge-runtime/vm), whose
 // globals are the web platform's own (its fetch, Headers, AbortController), against a real calsync server.
 import { EdgeVM } from "@edge-runtime/vm";
+import { Webhook } from "standardwebhooks";
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -23,6 +24,18 @@ async function sdkInEdgeRuntime(): Promise<{ sdk: typeof Sdk; edge: EdgeVM }> {
 }
 
 describe("the SDK in the Edge Runtime", () => {
+  it("verifies a webhook the reference library signed with Web Crypto there, and refuses a changed body", async () => {
+    const { sdk } = await sdkInEdgeRuntime();
+    const secret = `whsec_${Buffer.from("edge-runtime-secret-0123").toString("base64")}`;
+    const body = JSON.stringify({ type: "sync.completed", timestamp: new Date().toISOString(), data: { ok: true, syncedCalendars: 0, propertiesChecked: 0, failed: 0, durationMs: 1, results: [] } });
+    const now = new Date();
+    const headers = { "webhook-id": "msg_edge", "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign("msg_edge", now, body) };
+    expect((await sdk.verifyWebhook(body, headers, secret)).type).toBe("sync.completed");
+    const refused = await sdk.verifyWebhook(body.replace("true", "false"), headers, secret).then(() => undefined, (e: unknown) => e);
+    expect(refused).toMatchObject({ name: "WebhookVerificationError" });
+    expect(refused).toBeInstanceOf(sdk.WebhookVerificationError);
+  });
+
   it("has no Node globals to lean on there", async () => {
     const { edge } = await sdkInEdgeRuntime();
     expect(edge.evaluate("typeof process + typeof require + typeof Buffer")).toBe("undefinedundefinedundefined");

@@ -505,7 +505,7 @@ describe.each(storeKinds())("$name store", (kind) => {
       expect((await store.listReservations({ propertyId: cabin.id }))[0]).toEqual({
         id: expect.stringMatching(/^rsv_[0-9A-Za-z]{20}$/), propertyId: cabin.id, calendarId: cabinCal.id, source: "vrbo",
         uid: "c1", kind: "booking", status: "active", start: day(30), end: day(31), summary: "Reserved", details: {},
-        arrival: day(30), departure: day(31), eventZone: null,
+        arrival: day(30), departure: day(31), eventZone: null, echoOf: null,
       });
     });
 

@@ -1,6 +1,6 @@
 // What every command receives: output streams, environment, logger, and the store on demand.
-import { createConsola, LogLevels, type ConsolaInstance } from "consola";
-import { openStore, resolveDatabasePath } from "../store/index.js";
+import type { ConsolaInstance } from "consola";
+import { createRequire } from "node:module";
 import type { Owner, Store } from "../store/types.js";
 
 /** A stream the CLI writes to; process.stdout/stderr fit, and so does a test's collector. */
@@ -52,20 +52,19 @@ export interface CliContext {
 /** Builds the context of one run. */
 export function createContext(io: CliIO): CliContext {
   let opened: Promise<Store> | undefined;
-  const stderr = io.stderr as NodeJS.WriteStream;
+  let logger: ConsolaInstance | undefined;
   const context: CliContext = {
     io,
-    logger: createConsola({
-      stdout: stderr,
-      stderr,
-      fancy: Boolean(io.stderr.isTTY),
-      formatOptions: { date: false },
-      // consola would drop to warnings when NODE_ENV=test; the CLI's notes are for its user whatever the env.
-      level: LogLevels.info,
-    }),
+    // Made on first use: consola costs a fifth of `calsync --help`, which logs nothing.
+    get logger() {
+      return (logger ??= createLogger(io.stderr as NodeJS.WriteStream));
+    },
     exitCode: 0,
     store(dbFlag) {
-      opened ??= openStore(resolveDatabasePath(dbFlag, io.env));
+      // The database driver loads with the first command that opens one, so `--help` never pays for it.
+      opened ??= import("../store/index.js").then(({ openStore, resolveDatabasePath }) =>
+        openStore(resolveDatabasePath(dbFlag, io.env)),
+      );
       return opened;
     },
     async owner(store, ownerFlag) {
@@ -87,4 +86,19 @@ export function createContext(io: CliIO): CliContext {
     },
   };
   return context;
+}
+
+// consola loaded synchronously, and only here: the logger is used synchronously wherever a command needs one.
+const require = createRequire(import.meta.url);
+
+function createLogger(stderr: NodeJS.WriteStream): ConsolaInstance {
+  const { createConsola, LogLevels } = require("consola") as typeof import("consola");
+  return createConsola({
+    stdout: stderr,
+    stderr,
+    fancy: Boolean(stderr.isTTY),
+    formatOptions: { date: false },
+    // consola would drop to warnings when NODE_ENV=test; the CLI's notes are for its user whatever the env.
+    level: LogLevels.info,
+  });
 }

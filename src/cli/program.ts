@@ -13,6 +13,7 @@ import { reservationsCommand } from "./commands/reservations.js";
 import { serveCommand } from "./commands/serve.js";
 import { syncCommand } from "./commands/sync.js";
 import { tokenCommand } from "./commands/token.js";
+import { webhookCommand } from "./commands/webhook.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -48,6 +49,7 @@ export function buildProgram(context: CliContext): Command {
     calendarCommand(context),
     reservationsCommand(context),
     conflictsCommand(context),
+    webhookCommand(context),
     exportCommand(context),
     demoCommand(context),
     dbCommand(context),

@@ -1,6 +1,13 @@
 // Plain-text tables and colours for people; scripts use --json instead.
-import { colors, stripAnsi, type ColorName } from "consola/utils";
+import type { ColorName } from "consola/utils";
+import { createRequire } from "node:module";
+import { stripVTControlCharacters } from "node:util";
 import type { OutputStream } from "./context.js";
+
+// consola's colours, loaded on first use (only for a terminal): loading them costs `calsync --help` a fifth of its start-up.
+const require = createRequire(import.meta.url);
+let utils: typeof import("consola/utils") | undefined;
+const consolaUtils = () => (utils ??= require("consola/utils") as typeof import("consola/utils"));
 
 /** Colours a piece of text, or leaves it as it is when colours are off. */
 export type Paint = (color: ColorName, text: string) => string;
@@ -8,7 +15,7 @@ export type Paint = (color: ColorName, text: string) => string;
 /** Colours only for a terminal, and never when `NO_COLOR` is set (https://no-color.org). */
 export function painterFor(stream: OutputStream, env: Record<string, string | undefined>): Paint {
   const enabled = Boolean(stream.isTTY) && !env.NO_COLOR;
-  return enabled ? (color, text) => colors[color](text) : (_color, text) => text;
+  return enabled ? (color, text) => consolaUtils().colors[color](text) : (_color, text) => text;
 }
 
 /** A column of `formatTable`; numbers read best right-aligned. */
@@ -46,5 +53,5 @@ export function formatTime(iso: string | null | undefined): string {
 
 // Colour codes take no room on screen.
 function visibleLength(text: string): number {
-  return stripAnsi(text).length;
+  return stripVTControlCharacters(text).length;
 }

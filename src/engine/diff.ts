@@ -23,7 +23,18 @@ export interface DiffResult {
   cancels: string[];
   /** Set when the feed would cancel (nearly) every upcoming reservation; the caller then writes nothing. */
   suspicious: { upcoming: number; cancelling: number } | null;
+  /** Each change the counts count, one by one: what webhooks announce (CONTRACT §11). */
+  changes: ReservationChange[];
 }
+
+/**
+ * One counted change: `created` (a new identity, or with `row` a cancelled one that is back),
+ * `updated` (with the row as it was), `cancelled` (the row as it was).
+ */
+export type ReservationChange =
+  | { change: "created"; event: DatedEvent; row?: StoredReservation }
+  | { change: "updated"; event: DatedEvent; row: StoredReservation }
+  | { change: "cancelled"; row: StoredReservation };
 
 /** Options of one diff. */
 export interface DiffOptions {
@@ -61,6 +72,7 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
   const cancels: string[] = [];
   const seen = new Set<string>();
   const fresh: DatedEvent[] = [];
+  const changes: ReservationChange[] = [];
 
   for (const event of events.values()) {
     const row = known.get(event.uid);
@@ -74,9 +86,11 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
     else if (row.status === "cancelled") {
       updates.push({ id: row.id, event });
       counts.created++;
+      changes.push({ change: "created", event, row });
     } else if (changed(row, event)) {
       updates.push({ id: row.id, event });
       counts.updated++;
+      changes.push({ change: "updated", event, row });
     } else if (row.eventZone !== (event.zone ?? null)) {
       // The zone the nights are recomputed from when the property's changes: kept current, not a visible change.
       updates.push({ id: row.id, event });
@@ -105,7 +119,10 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
       // A channel re-issued the booking under a new UID: the row takes it, and that is one update (CONTRACT §8).
       // A block under a new UID is Airbnb's daily window again: as below, only a change people can see counts.
       updates.push({ id: same.id, event });
-      if (event.kind === "booking" || changed(same, event)) counts.updated++;
+      if (event.kind === "booking" || changed(same, event)) {
+        counts.updated++;
+        changes.push({ change: "updated", event, row: same });
+      }
       continue;
     }
     const twin = moved.get(event);
@@ -114,20 +131,26 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
       // UID): the same block moving, not one created and one cancelled per day. The row takes the new
       // UID either way, but only a change people can see counts.
       updates.push({ id: twin.id, event });
-      if (changed(twin, event)) counts.updated++;
+      if (changed(twin, event)) {
+        counts.updated++;
+        changes.push({ change: "updated", event, row: twin });
+      }
     } else {
       inserts.push(event);
       counts.created++;
+      changes.push({ change: "created", event });
     }
   }
   const continued = new Set([...moved.values(), ...renamed]);
   for (const row of lost) if (!continued.has(row)) cancels.push(row.id);
   counts.cancelled = cancels.length;
+  const byId = new Map(stored.map((row) => [row.id, row]));
+  for (const id of cancels) changes.push({ change: "cancelled", row: byId.get(id)! });
 
   const upcoming = stored.filter((row) => row.status === "active" && !ended(row)).length;
   const cancelling = cancels.length;
   const tripped = (upcoming >= 2 && cancelling === upcoming) || (upcoming >= 5 && cancelling >= 0.8 * upcoming);
-  return { counts, inserts, updates, cancels, suspicious: tripped && !options.force ? { upcoming, cancelling } : null };
+  return { counts, inserts, updates, cancels, suspicious: tripped && !options.force ? { upcoming, cancelling } : null, changes };
 }
 
 /**
@@ -167,6 +190,7 @@ function changed(row: StoredReservation, event: DatedEvent): boolean {
     row.arrival !== event.arrival ||
     row.departure !== event.departure ||
     row.summary !== event.summary ||
+    (row.echoOf ?? null) !== (event.echoOf ?? null) ||
     canonical(row.details) !== canonical(event.details)
   );
 }

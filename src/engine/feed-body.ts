@@ -34,26 +34,48 @@ export async function readFeedBody(body: Readable, contentEncoding: string | und
     stream = last;
   }
 
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      // Counting decoded bytes is what stops a gzip bomb: a few KB on the wire, gigabytes inflated.
-      if (size > maxBytes) {
-        stream.destroy();
-        body.destroy();
-        return { kind: "too_large" };
-      }
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (isZlibError(error)) return { kind: "corrupt" };
-    throw error;
+  const read = await collect(stream, maxBytes);
+  if (read === TOO_LARGE) {
+    stream.destroy();
+    body.destroy();
+    return { kind: "too_large" };
+  }
+  if (read instanceof Error) {
+    if (isZlibError(read)) return { kind: "corrupt" };
+    throw read;
   }
   // TextDecoder turns invalid bytes into U+FFFD and, by default, consumes a leading BOM.
-  const text = new TextDecoder("utf-8").decode(Buffer.concat(chunks, size));
+  const text = utf8.decode(read);
   return { kind: "ok", text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+}
+
+const TOO_LARGE = Symbol("too large");
+const utf8 = new TextDecoder("utf-8");
+
+/**
+ * All of `stream`, TOO_LARGE once more than `maxBytes` arrived, or the error it ended with. Listeners
+ * rather than `for await`, whose async iterator cost about 0.01 ms per feed (measured in bench/fetch-overhead.js).
+ */
+function collect(stream: Readable, maxBytes: number): Promise<Buffer | Error | typeof TOO_LARGE> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (outcome: Buffer | Error | typeof TOO_LARGE) => {
+      stream.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      // Counting decoded bytes is what stops a gzip bomb: a few KB on the wire, gigabytes inflated.
+      if (size > maxBytes) done(TOO_LARGE);
+      else chunks.push(chunk);
+    };
+    const onEnd = () => done(Buffer.concat(chunks, size));
+    const onError = (error: Error) => done(error);
+    // Closed with neither an end nor an error: the body was cut off.
+    const onClose = () => done(new Error("the feed body ended early"));
+    stream.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+  });
 }
 
 function decoderFor(coding: string): Transform | null {

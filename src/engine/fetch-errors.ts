@@ -25,22 +25,22 @@ export function tooLarge(maxBytes: number): FetchFailure {
   return fail("too_large", `feed is larger than ${formatBytes(maxBytes)}`);
 }
 
-/** The total deadline passed. */
-export function timedOut(timeoutMs: number): FetchFailure {
+/** The total deadline passed. `subject` names what was called (webhooks say "receiver"). */
+export function timedOut(timeoutMs: number, subject = "feed"): FetchFailure {
   const seconds = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${(timeoutMs / 1000).toFixed(1)} s`;
-  return fail("timeout", `feed did not answer within ${seconds}`);
+  return fail("timeout", `${subject} did not answer within ${seconds}`);
 }
 
 /** The guard refused `hostname` because it is, or resolves to, `address`. */
-export function blocked(hostname: string, address: string): FetchFailure {
+export function blocked(hostname: string, address: string, subject = "feed"): FetchFailure {
   const where = hostname === address || hostname === `[${address}]` ? address : `${hostname} (${address})`;
-  return fail("blocked_address", `feed address ${where} is private or local; refused (allow with --allow-private-networks)`);
+  return fail("blocked_address", `${subject} address ${where} is private or local; refused (allow with --allow-private-networks)`);
 }
 
 /** Maps a connection failure to `blocked_address` or `fetch_failed`. */
-export function networkFailure(error: unknown, url: URL): FetchFailure {
+export function networkFailure(error: unknown, url: URL, subject = "feed"): FetchFailure {
   const refused = findCause(error, (e) => e.code === BLOCKED_ADDRESS_CODE) as BlockedAddressError | undefined;
-  if (refused) return blocked(refused.hostname, refused.address);
+  if (refused) return blocked(refused.hostname, refused.address, subject);
   const code = findCause(error, (e) => typeof e.code === "string")?.code;
   const host = url.host;
   switch (code) {
@@ -48,20 +48,21 @@ export function networkFailure(error: unknown, url: URL): FetchFailure {
     case "EAI_AGAIN":
     case "EAI_FAIL":
     case "ENODATA":
-      return fail("fetch_failed", `feed host ${url.hostname} was not found`);
+      return fail("fetch_failed", `${subject} host ${url.hostname} was not found`);
     case "ECONNREFUSED":
-      return fail("fetch_failed", `feed host ${host} refused the connection`);
+      return fail("fetch_failed", `${subject} host ${host} refused the connection`);
     case "ECONNRESET":
     case "UND_ERR_SOCKET":
     case "EPIPE":
-      return fail("fetch_failed", `feed host ${host} closed the connection`);
+      return fail("fetch_failed", `${subject} host ${host} closed the connection`);
     case "UND_ERR_CONNECT_TIMEOUT":
     case "EHOSTUNREACH":
     case "ENETUNREACH":
-      return fail("fetch_failed", `feed host ${host} could not be reached`);
+      return fail("fetch_failed", `${subject} host ${host} could not be reached`);
     default:
-      if (typeof code === "string" && /CERT|SSL|TLS/.test(code)) return fail("fetch_failed", `feed host ${host} has an untrusted TLS certificate`);
-      return fail("fetch_failed", `could not fetch the feed from ${maskUrl(url.href)}${typeof code === "string" ? ` (${code})` : ""}`);
+      if (typeof code === "string" && /CERT|SSL|TLS/.test(code)) return fail("fetch_failed", `${subject} host ${host} has an untrusted TLS certificate`);
+      const what = subject === "feed" ? "fetch the feed from" : `reach the ${subject} at`;
+      return fail("fetch_failed", `could not ${what} ${maskUrl(url.href)}${typeof code === "string" ? ` (${code})` : ""}`);
   }
 }
 

@@ -3,6 +3,7 @@ export { syncOwner, type FeedFetch, type SyncOwnerOptions, type SyncProgress } f
 export { fetchFeed, type FetchFeedOptions, type FetchFeedResult } from "./fetch-feed.js";
 export { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
 export { parseFeed } from "./parse-feed.js";
+export { createParsePool, type ParsePool, type ParsePoolOptions } from "./parse-pool.js";
 export { diffReservations, type DiffResult, type DiffCounts } from "./diff.js";
 export { detectSource, classifyKind } from "./channels.js";
 export { maskUrl } from "./mask-url.js";
@@ -18,6 +19,15 @@ export {
 export { previewFeed, type FeedPreview, type FeedPreviewResult, type PreviewFeedOptions } from "./feed-preview.js";
 export { explainHtmlAnswer, type HtmlAnswer } from "./html-answer.js";
 export { findConflicts, findPropertyConflicts, type ConflictInput, type FindConflictsOptions } from "./conflicts.js";
+export {
+  echoOf,
+  fetchedNights,
+  markEchoes,
+  ECHO_FETCH_WINDOW_MS,
+  type EchoContext,
+  type OutboundFetchRecord,
+  type ServedNights,
+} from "./echoes.js";
 export { addDays, datedEvent, stayNights, todayAt, type NightZones } from "./nights.js";
 export { canonicalTimeZone } from "./time-zones.js";
 export {
@@ -25,6 +35,7 @@ export {
   outboundFeedEtag,
   OUTBOUND_PRODUCT_ID,
   OUTBOUND_SUMMARY,
+  servedReservations,
   type OutboundFeedInput,
   type OutboundReservation,
 } from "./outbound-feed.js";

@@ -1,5 +1,5 @@
 // The engine's own vocabulary: normalised feed events and stored reservations.
-import type { CalendarSource, SyncError } from "../types.js";
+import type { CalendarSource, SyncError, WebhookEvent } from "../types.js";
 
 /** `booking` is a guest stay; `block` is an owner block ("Not available", "CLOSED"). */
 export type ReservationKind = "booking" | "block";
@@ -40,6 +40,11 @@ export interface FeedEvent {
    * the feed's `X-WR-TIMEZONE`. Absent for all-day events and for UTC times in a feed without a zone.
    */
   zone?: string;
+  /**
+   * Set by echo detection (`engine/echoes.ts`), never by the parser: the id of the reservation whose nights
+   * this event repeats after the channel imported calsync's feed (CONTRACT §8). An echo's `kind` is `block`.
+   */
+  echoOf?: string;
 }
 
 /** A stay as calendar dates (CONTRACT §8): `arrival` is the first night, `departure` the morning after the last. */
@@ -68,6 +73,10 @@ export interface StoredReservation {
   departure: string;
   /** The event's own zone (`FeedEvent.zone`), kept so the nights can be recomputed when the property's zone changes. */
   eventZone: string | null;
+  /** The reservation this one echoes (CONTRACT §8), null when it is none. @default null */
+  echoOf?: string | null;
+  /** ISO time when the row's current nights were first seen: set on insert, when its nights change and when it comes back. */
+  nightsSeenAt?: string;
 }
 
 /** Start of the identity of an event without UID (a hash of its start, end and summary follows). */
@@ -93,6 +102,10 @@ export interface CalendarRecord {
   contentHash: string | null;
   /** `reservationsFound` of the last successful sync, reported again when the feed did not change. */
   lastFound: number;
+  /** Failed syncs in a row before this run (CONTRACT §8); decides `calendar.failed` and `calendar.recovered`. */
+  consecutiveFailures: number;
+  /** ISO time of the first failure of the current streak; null when the last sync succeeded. */
+  failingSince: string | null;
 }
 
 /** Validators and bookkeeping written with a successful calendar. */
@@ -115,10 +128,19 @@ export interface CalendarWrite {
   feed: FeedState;
   syncedAt: Date;
   /**
+   * When the feed was requested: the nights this write gives a row for the first time (new rows, moved
+   * nights, rows back from cancelled) are first seen then, for echo detection. @default syncedAt
+   */
+  seenAt?: Date;
+  /**
    * The property's zone the events' nights were read in. Should the property's zone have changed
    * since, the store reads them again in the zone it holds at commit. @default null
    */
   timeZone?: string | null;
+  /** Ids for `inserts`, same order, so that events can name the rows. @default made by the store */
+  insertIds?: string[];
+  /** Webhook events (CONTRACT §11) to write to the outbox in the same transaction. @default none */
+  events?: WebhookEvent[];
 }
 
 /** A failure to remember on the calendar (nothing else is written). */
@@ -126,6 +148,8 @@ export interface CalendarFailure {
   calendarId: string;
   error: SyncError;
   failedAt: Date;
+  /** Webhook events to write to the outbox with the failure, in the same transaction. @default none */
+  events?: WebhookEvent[];
 }
 
 /** What started a run, kept in the sync history. */

@@ -15,6 +15,8 @@ export interface OutboundReservation {
   departure: string;
   kind: ReservationKind;
   status: ReservationStatus;
+  /** Set when the reservation is a channel's echo of another one (CONTRACT §8); echoes are never served. @default null */
+  echoOf?: string | null;
 }
 
 /** What `buildOutboundFeed` needs. */
@@ -44,13 +46,12 @@ export const OUTBOUND_SUMMARY = "Not available";
 
 /**
  * The property's outbound iCalendar feed (CRLF, folded lines): one all-day event per active
- * reservation not from an excluded source, with the UID `<reservation id>@calsync`.
+ * reservation not from an excluded source and not an echo, with the UID `<reservation id>@calsync`.
  * Each event spans the reservation's nights, `arrival` → `departure` (for a timed stay, its dates on
  * the property's wall clock), because channels' importers only understand whole nights.
  * Bookings and blocks alike are exported: an owner block on one channel closes the others too.
  */
 export function buildOutboundFeed(input: OutboundFeedInput): string {
-  const excluded = new Set(input.exclude ?? []);
   const stamp = input.now ?? new Date();
   const calendar = ical({
     // ical-generator writes `PRODID:-` + this value.
@@ -59,12 +60,7 @@ export function buildOutboundFeed(input: OutboundFeedInput): string {
     name: escape(input.propertyName, false),
   });
 
-  const events = input.reservations
-    .filter((r) => r.status === "active" && !excluded.has(r.source))
-    // Input order must not change the body, or the ETag would change without the data changing.
-    .sort((a, b) => compare(a.arrival, b.arrival) || compare(a.id, b.id));
-
-  for (const event of events) {
+  for (const event of servedReservations(input.reservations, input.exclude)) {
     calendar.createEvent({
       id: `${event.id}@calsync`,
       allDay: true,
@@ -79,6 +75,21 @@ export function buildOutboundFeed(input: OutboundFeedInput): string {
   }
   // RFC 5545 ends every content line with CRLF, the last one too; ical-generator omits that one.
   return `${calendar.toString()}\r\n`;
+}
+
+/**
+ * The reservations the feed serves, in its order: active ones not from an `exclude` source and not echoes.
+ * An echo repeats a reservation the feed already carries, or one the fetching channel left out on purpose:
+ * serving it would send Airbnb its own stay back through Booking.com's echo, the loop `exclude` prevents.
+ */
+export function servedReservations<T extends OutboundReservation>(reservations: readonly T[], exclude: readonly CalendarSource[] = []): T[] {
+  const excluded = new Set(exclude);
+  return (
+    reservations
+      .filter((r) => r.status === "active" && !excluded.has(r.source) && !r.echoOf)
+      // Input order must not change the body, or the ETag would change without the data changing.
+      .sort((a, b) => compare(a.arrival, b.arrival) || compare(a.id, b.id))
+  );
 }
 
 /** Strong ETag (quoted SHA-256 of the body, base64url) for `ETag` / `If-None-Match`. */

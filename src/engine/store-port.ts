@@ -1,6 +1,7 @@
 // The engine reaches storage only through this port, so another store (e.g. PostgreSQL) can come later.
-import type { SyncResponse } from "../types.js";
+import type { SyncResponse, WebhookEvent } from "../types.js";
 import type { ConflictInput } from "./conflicts.js";
+import type { OutboundFetchRecord } from "./echoes.js";
 import type {
   CalendarFailure,
   CalendarRecord,
@@ -20,6 +21,21 @@ export interface SyncRunRecord {
   /** Same order as `response.results`; lets the store link each entry to its calendar. */
   calendarIds: string[];
   response: SyncResponse;
+  /** Webhook events to write to the outbox with the run, in the same transaction (`sync.completed`). @default none */
+  events?: WebhookEvent[];
+  /**
+   * The owner's double bookings now, each with its `booking.conflict` event: an event is written only for a
+   * key the owner has not been told about; keys no longer among these are forgotten, so a double booking
+   * that ends and comes back is announced again. @default none (nothing remembered changes)
+   */
+  conflicts?: ConflictAnnouncement[];
+}
+
+/** A double booking as the outbox remembers it: a stable key and the event announcing it. */
+export interface ConflictAnnouncement {
+  /** The property and the sorted ids of the reservations in conflict. */
+  key: string;
+  event: WebhookEvent;
 }
 
 /** Failures in a row at which a calendar is reported as failing (a warning in the server's log). */
@@ -48,6 +64,11 @@ export interface SyncStore {
   recordCalendarFailure(failure: CalendarFailure): Promise<CalendarStreak>;
   /** Appends a run and its per-calendar results to the history. */
   recordSyncRun(run: SyncRunRecord): Promise<void>;
+  /**
+   * The property's outbound fetch log for echo detection: the recent records of each URL (`exclude` set),
+   * oldest first. Records of one URL never overlap: a new one starts when the served body changes.
+   */
+  propertyOutboundFetches(propertyId: string): Promise<OutboundFetchRecord[]>;
   /** Every active booking (not blocks) of one property with its nights, for double-booking detection. */
   propertyActiveBookings(propertyId: string): Promise<ConflictInput[]>;
 }

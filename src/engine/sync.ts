@@ -3,14 +3,16 @@ import { createHash } from "node:crypto";
 import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry, SyncWarning } from "../types.js";
 import { findPropertyConflicts } from "./conflicts.js";
 import { diffReservations } from "./diff.js";
+import { markEchoes } from "./echoes.js";
 import { fetchFeed, type FetchFeedResult } from "./fetch-feed.js";
 import { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
 import { explainHtmlAnswer } from "./html-answer.js";
 import { formatDate } from "./local-date.js";
 import type { CalendarRecord, SyncTrigger } from "./model.js";
-import { parseFeed } from "./parse-feed.js";
+import { parseFeed, type ParseFeedOptions, type ParseFeedResult } from "./parse-feed.js";
 import { unreadableWarnings } from "./unreadable-events.js";
 import type { SyncStore } from "./store-port.js";
+import { conflictAnnouncements, failureEvents, runEvents, successEvents } from "./webhook-events.js";
 
 /** Options of one sync run; each door builds this from its flags and environment. */
 export interface SyncOwnerOptions {
@@ -41,6 +43,8 @@ export interface SyncOwnerOptions {
   onProgress?: (progress: SyncProgress) => void;
   /** Called after each feed fetch, e.g. for metrics; the wait for a fetch slot is not counted. */
   onFeedFetched?: (fetch: FeedFetch) => void;
+  /** Parses a feed body; a server passes a worker pool's (`createParsePool`). @default parseFeed, on this thread */
+  parse?: (body: string, options: ParseFeedOptions) => Promise<ParseFeedResult>;
 }
 
 /** One feed fetch, as `onFeedFetched` reports it. */
@@ -80,10 +84,12 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       const entry = await syncCalendar(calendar, options, limiter, clock);
       const error = entry.result.error;
       // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
+      const failedAt = clock();
       const streak = options.dryRun
         ? undefined
         : error
-          ? (await options.store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt: clock() })).consecutiveFailures
+          ? (await options.store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt, events: failureEvents(calendar, error, failedAt) }))
+              .consecutiveFailures
           : 0;
       options.onProgress?.({
         done: ++done,
@@ -128,6 +134,9 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       startedAt,
       calendarIds: calendars.map((calendar) => calendar.id),
       response,
+      // Webhooks (CONTRACT §11): every run, and each double booking the first time it is seen.
+      events: runEvents(response, clock()),
+      conflicts: conflictAnnouncements(conflicts, clock()),
     });
   }
   return response;
@@ -143,6 +152,8 @@ async function syncCalendar(
   // The failure itself is recorded by the caller, which reports the calendar's streak.
   const fail = async (error: SyncError): Promise<SyncResultEntry> =>
     entryOf(calendar, { found: 0, created: 0, updated: 0, cancelled: 0 }, error);
+  // No later than the request: an event in the answer existed by then (echo detection, CONTRACT §8).
+  const requestedAt = clock();
 
   const fetched = await limiter.run(hostOf(calendar.url), async () => {
     const started = performance.now();
@@ -168,6 +179,7 @@ async function syncCalendar(
       cancels: [],
       feed: { etag, lastModified, contentHash: calendar.contentHash, lastFound: calendar.lastFound },
       syncedAt: clock(),
+      events: successEvents(calendar, [], [], clock()).events,
     });
   };
   // A 304 or a byte-identical body cannot change anything: report the stored state.
@@ -182,14 +194,19 @@ async function syncCalendar(
   }
 
   const now = clock();
-  const parsed = parseFeed(fetched.body, { source: calendar.source, now });
+  const parsed = await (options.parse ?? parseInline)(fetched.body, { source: calendar.source, now });
   if (!parsed.ok) {
     return fail(explainHtmlAnswer(parsed.error, { body: fetched.body, source: calendar.source, urls: [calendar.url, fetched.finalUrl] }));
   }
 
-  const stored = await store.calendarReservations(calendar.id);
+  const [stored, fetches] = await Promise.all([
+    store.calendarReservations(calendar.id),
+    store.propertyOutboundFetches(calendar.propertyId),
+  ]);
+  // A channel's re-export of nights calsync's feed served it is a block, never a sale (CONTRACT §8).
+  const events = markEchoes(parsed.events, { source: calendar.source, seenAt: requestedAt, fetches, stored, timeZone: calendar.timeZone });
   const unreadable = parsed.unreadable.map((event) => event.uid);
-  const diff = diffReservations(stored, parsed.events, { now, force: options.force, unreadable, timeZone: calendar.timeZone });
+  const diff = diffReservations(stored, events, { now, force: options.force, unreadable, timeZone: calendar.timeZone });
   if (diff.suspicious) {
     const { cancelling, upcoming } = diff.suspicious;
     return fail({
@@ -205,6 +222,7 @@ async function syncCalendar(
       ? { etag: fetched.etag, lastModified: fetched.lastModified, contentHash }
       : { etag: null, lastModified: null, contentHash: null };
   if (!options.dryRun) {
+    const { insertIds, events } = successEvents(calendar, diff.changes, diff.inserts, now);
     await store.applyCalendarSync({
       calendarId: calendar.id,
       inserts: diff.inserts,
@@ -212,7 +230,10 @@ async function syncCalendar(
       cancels: diff.cancels,
       feed: { ...feed, lastFound: diff.counts.found },
       syncedAt: now,
+      seenAt: requestedAt,
       timeZone: calendar.timeZone,
+      insertIds,
+      events,
     });
   }
   return entryOf(calendar, diff.counts, undefined, warnings);
@@ -240,6 +261,10 @@ function entryOf(
       ...(warnings.length > 0 ? { warnings } : {}),
     },
   };
+}
+
+async function parseInline(body: string, options: ParseFeedOptions): Promise<ParseFeedResult> {
+  return parseFeed(body, options);
 }
 
 function hostOf(url: string): string {

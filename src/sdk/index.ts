@@ -13,7 +13,8 @@ export {
   type AuthenticationErrorCode,
 } from "./errors.js";
 export { SDK_VERSION } from "./version.js";
-export { CALENDAR_SOURCES } from "../types.js";
+export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookHeaders } from "./webhooks.js";
+export { CALENDAR_SOURCES, WEBHOOK_EVENT_TYPES } from "../types.js";
 export type {
   ApiErrorCode,
   CalendarSource,
@@ -28,4 +29,20 @@ export type {
   SyncStatus,
   SyncWarning,
   SyncWarningCode,
+  BookingConflictEvent,
+  CalendarFailedData,
+  CalendarFailedEvent,
+  CalendarRecoveredData,
+  CalendarRecoveredEvent,
+  ReservationCancelledEvent,
+  ReservationCreatedEvent,
+  ReservationEventData,
+  ReservationUpdatedData,
+  ReservationUpdatedEvent,
+  SyncCompletedEvent,
+  WebhookCalendar,
+  WebhookEvent,
+  WebhookEventType,
+  WebhookReservation,
+  WebhookStayDates,
 } from "../types.js";

@@ -142,7 +142,7 @@ export function createApp(options: AppOptions): H3 {
 
   registerOpenApiRoute(app, (event) => stateOf(event).requestId);
   if (options.metrics) registerMetricsRoute(app, options.metrics, (event) => stateOf(event).requestId);
-  registerOutboundFeedRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId });
+  registerOutboundFeedRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId, now });
   if (dashboard) {
     registerDashboard(app, {
       store: options.store,

@@ -1,7 +1,7 @@
 // Public surface of `calsync/server`: the h3 app to mount anywhere, the ready server, API tokens, and the
-// integrator surface (rate limiters, metrics, the OpenAPI document).
+// integrator surface (rate limiters, metrics, the OpenAPI document, webhook delivery).
 export { createApp, SYNC_PATH, type AppOptions } from "./app.js";
-export { startServer, type ServeOptions, type RunningServer } from "./serve.js";
+export { startServer, type ServeOptions, type RunningServer, type WebhookWorkerSettings } from "./serve.js";
 export type { AccessLogLine } from "./access-log.js";
 export type { SyncRunner } from "./single-flight.js";
 export { generateToken, hashToken, checkToken, type GeneratedToken, type TokenCheck } from "./tokens.js";
@@ -14,5 +14,14 @@ export {
   type RateLimitPolicy,
   type TokenRateLimiter,
 } from "./rate-limit.js";
-export { createServerMetrics, type ServerMetrics } from "./metrics.js";
+export { createServerMetrics, type ServerMetrics, type ServerMetricsOptions } from "./metrics.js";
 export { openApiDocument } from "./openapi/document.js";
+export {
+  deliverDueWebhooks,
+  startWebhookWorker,
+  type DeliveryAttempt,
+  type DeliverySummary,
+  type WebhookDeliveryOptions,
+  type WebhookWorker,
+} from "./webhooks/worker.js";
+export { generateWebhookSecret } from "./webhooks/endpoint-rules.js";

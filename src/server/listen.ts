@@ -1,7 +1,7 @@
 // listhen, held to what a server needs: the exact port asked for (or a clear error), no banner, no signal handlers.
 import { createServer } from "node:net";
 import type { RequestListener } from "node:http";
-import { listen, type Listener } from "listhen";
+import type { Listener } from "listhen";
 import { answerClientError } from "./client-error.js";
 
 // Hosts listhen treats as local; it must be told `public` consistently or it rewrites the host.
@@ -19,6 +19,8 @@ export function isValidHost(host: string): boolean {
 /** Listens on exactly `host:port` (0: any free port); a taken or refused port is an error, never another port. */
 export async function listenExactly(handler: RequestListener, host: string, port: number): Promise<Listener> {
   if (!isValidHost(host)) throw new Error(`invalid host "${host}"`);
+  // Loaded here rather than at the top, so `calsync serve`'s flag checks (isValidHost) stay light.
+  const { listen } = await import("listhen");
   let listener: Listener;
   try {
     listener = await listen(handler, {

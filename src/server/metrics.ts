@@ -2,7 +2,7 @@
 // (tests, embedders) never clash in prom-client's global registry. Label values come from fixed
 // sets (source, status, error code, route pattern), never from a token, URL, owner or property name.
 import type { H3, H3Event } from "h3";
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { FeedFetch } from "../engine/sync.js";
 import { METRICS_PATH } from "./routes.js";
 import type { FinishedRun } from "./single-flight.js";
@@ -22,8 +22,14 @@ export interface ServerMetrics {
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
+/** Options of `createServerMetrics`. */
+export interface ServerMetricsOptions {
+  /** Reads the webhook deliveries still to be made, at each scrape (`calsync_webhook_outbox_depth`). @default no such gauge */
+  outboxDepth?: () => Promise<number>;
+}
+
 /** Creates the metrics of one app, with Node's default process metrics on the same registry. */
-export function createServerMetrics(): ServerMetrics {
+export function createServerMetrics(options: ServerMetricsOptions = {}): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -66,7 +72,18 @@ export function createServerMetrics(): ServerMetrics {
     labelNames: ["method", "route", "status"] as const,
     registers,
   });
-  // calsync_webhook_outbox_depth (a Gauge whose collect() asks the store) joins here once webhooks exist (CONTRACT §11).
+  const { outboxDepth } = options;
+  if (outboxDepth) {
+    // Asked at scrape time, so every instance on a shared database reports the same, current depth.
+    new Gauge({
+      name: "calsync_webhook_outbox_depth",
+      help: "Webhook deliveries not yet made (pending, retries included); one that keeps growing means a receiver is down.",
+      registers,
+      async collect() {
+        this.set(await outboxDepth());
+      },
+    });
+  }
 
   return {
     registry,

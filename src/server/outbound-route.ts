@@ -1,6 +1,8 @@
 // GET /ical/<feedToken>.ics: a property's merged feed for the channels' "import calendar" boxes.
 // Channels cannot send headers, so there is no API key: the feed token in the path is the secret.
 import type { H3, H3Event } from "h3";
+import { fetchedNights } from "../engine/echoes.js";
+import { todayAt } from "../engine/nights.js";
 import type { Store } from "../store/types.js";
 import { CALENDAR_SOURCES } from "../types.js";
 import { errorResponse } from "./errors.js";
@@ -17,6 +19,8 @@ export interface OutboundFeedRouteOptions {
   store: Store;
   /** The request id the app's middleware logs for this request. */
   requestIdOf: (event: H3Event) => string;
+  /** Clock of the fetch log. @default () => new Date() */
+  now?: () => Date;
 }
 
 /** Adds `GET /ical/<feedToken>.ics[?exclude=airbnb,booking]` (HEAD too) to `app`. */
@@ -34,6 +38,13 @@ export function registerOutboundFeedRoute(app: H3, options: OutboundFeedRouteOpt
     if (!exclude.ok) return invalidExclude(exclude.unknown, requestId);
 
     const feed = await renderPropertyFeed(options.store, property, exclude.sources);
+    // What the channel now holds, before it gets it: an event a channel exports after this fetch with
+    // exactly these nights is its echo, not a sale (CONTRACT §8). A HEAD learns no nights.
+    if (event.req.method !== "HEAD") {
+      const at = options.now?.() ?? new Date();
+      const nights = fetchedNights(feed.served, todayAt(at, property.timeZone));
+      await options.store.recordOutboundFetch({ propertyId: property.id, exclude: exclude.sources, etag: feed.etag, nights, at });
+    }
     const headers: Record<string, string> = {
       etag: feed.etag,
       // Revalidate on every poll: after a sync (or a rotation) the next fetch must see it.

@@ -1,5 +1,5 @@
 // One property's outbound feed as both doors hand it out (`GET /ical/…` and `calsync export`): same bytes, same ETag.
-import { buildOutboundFeed, outboundFeedEtag } from "../engine/outbound-feed.js";
+import { buildOutboundFeed, outboundFeedEtag, servedReservations, type OutboundReservation } from "../engine/outbound-feed.js";
 import type { Property, Store } from "../store/types.js";
 import { CALENDAR_SOURCES, type CalendarSource } from "../types.js";
 
@@ -13,6 +13,8 @@ export interface PropertyFeed {
   lastModified: Date;
   /** Events in the feed. */
   events: number;
+  /** The reservations behind those events, in feed order (for the fetch log). */
+  served: OutboundReservation[];
 }
 
 /** Renders `property`'s outbound feed from the store, leaving out the `exclude` sources. */
@@ -28,7 +30,8 @@ export async function renderPropertyFeed(store: Store, property: Property, exclu
     exclude,
     now: lastModified,
   });
-  return { body, etag: outboundFeedEtag(body), lastModified, events: body.split("\r\nBEGIN:VEVENT\r\n").length - 1 };
+  const served = servedReservations(reservations, exclude);
+  return { body, etag: outboundFeedEtag(body), lastModified, events: served.length, served };
 }
 
 /** Outcome of `parseExclude`. */

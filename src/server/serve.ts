@@ -3,6 +3,7 @@ import { toNodeHandler, type H3 } from "h3/node";
 import type { Listener } from "listhen";
 import { FAILING_STREAK } from "../engine/store-port.js";
 import type { SyncProgress } from "../engine/sync.js";
+import { createParsePool } from "../engine/parse-pool.js";
 import { openStore, resolveDatabasePath } from "../store/index.js";
 import type { Store } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
@@ -14,6 +15,7 @@ import { DEFAULT_RATE_LIMIT, storeRateLimiter, type RateLimitPolicy, type TokenR
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { DEFAULT_LEASE_MS } from "./owner-lease.js";
 import { createSyncRunner } from "./single-flight.js";
+import { startWebhookWorker, type DeliveryAttempt, type WebhookDeliveryOptions, type WebhookWorker } from "./webhooks/worker.js";
 
 /** Options of `startServer`. */
 export interface ServeOptions {
@@ -42,7 +44,25 @@ export interface ServeOptions {
   rateLimit?: RateLimitPolicy | null;
   /** Serve Prometheus metrics at `GET /metrics`. @default false */
   metrics?: boolean;
+  /**
+   * The webhook delivery worker (CONTRACT §11): its settings (tests shorten the retry schedule), or `false`
+   * for none (another process delivers, e.g. `calsync webhook deliver` from cron). @default a worker with the defaults
+   */
+  webhooks?: WebhookWorkerSettings | false;
+  /**
+   * Worker threads that parse feeds, so a big feed or a dense series never holds the event loop;
+   * 0 parses on the event loop. @default the machine's cores (os.availableParallelism())
+   */
+  parseThreads?: number;
+  /** Longest one feed may take to parse on a worker before it is stopped (parse_error), in milliseconds. @default 20000 */
+  parseTimeoutMs?: number;
 }
+
+/** What `ServeOptions.webhooks` may change of the delivery worker. */
+export type WebhookWorkerSettings = Pick<WebhookDeliveryOptions, "retryScheduleMs" | "timeoutMs" | "concurrency" | "now" | "random"> & {
+  /** How often the outbox is looked at for due deliveries, in milliseconds (also right after every sync). @default 1000 */
+  pollMs?: number;
+};
 
 /** A listening server. */
 export interface RunningServer {
@@ -65,24 +85,45 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 
   const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const log = createServerLog({ json: options.jsonLogs, write });
+  const pool =
+    options.parseThreads === 0
+      ? undefined
+      : createParsePool({
+          threads: options.parseThreads,
+          timeoutMs: options.parseTimeoutMs,
+          onError: (error) => log.event("error", "parse worker failed", { error: messageOf(error) }),
+        });
   const ownsStore = !options.store;
-  const store = options.store ?? (await openStore(resolveDatabasePath(options.dbPath, process.env)));
+  const store =
+    options.store ??
+    (await openStore(resolveDatabasePath(options.dbPath, process.env)).catch(async (error: unknown) => {
+      await pool?.close();
+      throw error;
+    }));
   let rateLimiter: TokenRateLimiter | null;
   try {
     const rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
     rateLimiter = rateLimit && (await storeRateLimiter(store, rateLimit));
   } catch (error) {
+    await pool?.close();
     if (ownsStore) await store.close();
     throw error;
   }
 
-  const metrics = options.metrics ? createServerMetrics() : undefined;
+  const metrics = options.metrics ? createServerMetrics({ outboxDepth: () => store.countPendingWebhookDeliveries() }) : undefined;
+  let webhooks: WebhookWorker | undefined;
   const runner = createSyncRunner({
     store,
     allowPrivateNetworks: options.allowPrivateNetworks,
     leaseMs: leaseMsFor(options.syncEveryMs),
     onWait: (ownerId, lease) => log.event("info", "waiting for a sync running elsewhere", { ownerId, runId: lease.runId, holder: lease.holder }),
+    parse: pool?.parse,
     ...metrics?.syncHooks,
+    // A run's events are in the outbox once it ends: send them now rather than at the next poll.
+    onRunFinished: (run) => {
+      metrics?.syncHooks.onRunFinished(run);
+      webhooks?.wake();
+    },
     onProgress: (ownerId, trigger, progress) => logFailingCalendar(log, ownerId, trigger, progress),
   });
   const app = createApp({
@@ -100,12 +141,23 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   try {
     listener = await listenExactly(toNodeHandler(app), host, port);
   } catch (error) {
+    await pool?.close();
     if (ownsStore) await store.close();
     throw error;
   }
   // listhen's own URL drops port 80 but keeps the colon ("http://host:"), so build it from the address.
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${listener.address.port}`;
   log.event("info", "listening", { url });
+
+  if (options.webhooks !== false) {
+    webhooks = startWebhookWorker({
+      ...options.webhooks,
+      store,
+      allowPrivateNetworks: options.allowPrivateNetworks,
+      onAttempt: (attempt) => logDelivery(log, attempt),
+      onError: (error) => log.event("error", "webhook delivery failed", { error: messageOf(error) }),
+    });
+  }
 
   let scheduler: Scheduler | undefined;
   if (options.syncEveryMs !== undefined) {
@@ -131,6 +183,10 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       listener.server.closeAllConnections();
       await httpClosed;
     }
+    // Attempts in flight are cut short and recorded; their deliveries stay due for the next start.
+    await webhooks?.stop();
+    // A parse still running past the grace period ends as parse_error: its calendar writes nothing.
+    await pool?.close();
     // Each calendar is one transaction, so closing now cannot leave one half-written.
     if (ownsStore) await store.close();
     log.event("info", "stopped");
@@ -174,6 +230,23 @@ function logFailingCalendar(log: ServerLog, ownerId: string, trigger: string, pr
     consecutiveFailures: progress.consecutiveFailures,
     error: progress.error?.code ?? "unknown",
     trigger,
+  });
+}
+
+// One line per attempt, by ids only: a webhook URL may hold a secret of the receiver's.
+function logDelivery(log: ServerLog, attempt: DeliveryAttempt): void {
+  const { eventId, endpointId, attempt: number, status, error, nextAttemptAt } = attempt;
+  if (attempt.delivered) {
+    log.event("info", "webhook delivered", { eventId, endpointId, attempt: number, status: status ?? 0 });
+    return;
+  }
+  log.event(nextAttemptAt ? "warn" : "error", nextAttemptAt ? "webhook attempt failed" : "webhook delivery failed for good", {
+    eventId,
+    endpointId,
+    attempt: number,
+    ...(status === null ? {} : { status }),
+    error: error ?? "unknown",
+    ...(nextAttemptAt ? { retryAt: nextAttemptAt.toISOString() } : {}),
   });
 }
 

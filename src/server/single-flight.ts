@@ -4,7 +4,7 @@
 import { createFetchLimiter, type FetchLimiter } from "../engine/fetch-limiter.js";
 import type { SyncTrigger } from "../engine/model.js";
 import type { SyncStore } from "../engine/store-port.js";
-import { syncOwner, type FeedFetch, type SyncProgress } from "../engine/sync.js";
+import { syncOwner, type FeedFetch, type SyncOwnerOptions, type SyncProgress } from "../engine/sync.js";
 import type { SyncLease } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
 import { runWithOwnerLease, type LeaseMode, type LeaseStore } from "./owner-lease.js";
@@ -33,6 +33,8 @@ export interface SyncRunnerOptions {
   onRunFinished?: (run: FinishedRun) => void;
   /** Called after each feed fetch of any run, e.g. for metrics. */
   onFeedFetched?: (fetch: FeedFetch) => void;
+  /** How feed bodies are parsed; `startServer` passes its worker pool's. @default parseFeed, on this thread */
+  parse?: SyncOwnerOptions["parse"];
 }
 
 /** A run that ended: its response, or the fault that ended it. */
@@ -75,6 +77,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
         now: options.now,
         onProgress: options.onProgress && ((progress) => options.onProgress?.(ownerId, trigger, progress)),
         onFeedFetched: options.onFeedFetched,
+        parse: options.parse,
       });
       if (options.onRunFinished) reportWhenDone(run, trigger, options.onRunFinished);
       return run;

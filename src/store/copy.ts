@@ -20,6 +20,16 @@ export const COPY_TABLES: readonly string[] = [
   "owner_invites",
   "owner_sessions",
   "sign_in_failures",
+  // Webhooks (CONTRACT §11): endpoints with their secrets (receivers keep verifying), the outbox and every
+  // delivery with its retry state, so that an event not yet delivered is delivered from the new database
+  // with the same webhook-id, and the double bookings already announced, so none is announced twice.
+  "webhook_endpoints",
+  "webhook_events",
+  "webhook_deliveries",
+  "webhook_conflicts",
+  // The echo fetch log (CONTRACT §8): without it, a channel's re-export of nights it fetched before the
+  // move would read as a real sale, a double booking, until it fetched again.
+  "outbound_fetches",
 ];
 
 /** Tables that only hold who is syncing right now and when next: a copy starts them afresh. */

@@ -34,6 +34,6 @@ function base62Time(ms: number, width: number): string {
  * year 8888), then 12 random ones (71 bits). Time first, because ids are primary keys: a random key
  * lands every insert on a different B-tree page, which measured three times the write cost of a sync.
  */
-export function newId(prefix: "own" | "tok" | "prp" | "cal" | "rsv" | "run" | "inv" | "ses"): string {
+export function newId(prefix: "own" | "tok" | "prp" | "cal" | "rsv" | "run" | "inv" | "ses" | "whk" | "msg"): string {
   return `${prefix}_${base62Time(Date.now(), 8)}${randomBase62(12)}`;
 }

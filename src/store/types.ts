@@ -1,9 +1,20 @@
 // Records the store hands to the doors (CLI, server). The engine's own view is engine/store-port.ts.
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import type { ServedNights } from "../engine/echoes.js";
 import type { OutboundReservation } from "../engine/outbound-feed.js";
 import type { SyncStore } from "../engine/store-port.js";
 import type { ReservationDetails, ReservationKind, ReservationStatus, SyncTrigger } from "../engine/model.js";
 import type { CalendarSource, SyncErrorCode, SyncResponse } from "../types.js";
+import type {
+  ClaimedWebhookDelivery,
+  WebhookAttempt,
+  WebhookClaim,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookSubscription,
+} from "./webhook-types.js";
+
+export type * from "./webhook-types.js";
 
 export interface Owner {
   id: string;
@@ -100,6 +111,20 @@ export interface ReservationRow {
   departure: string;
   /** The zone the event was written in, null for all-day events and plain UTC. */
   eventZone: string | null;
+  /** The reservation this one is a channel's echo of (CONTRACT §8), else null. */
+  echoOf: string | null;
+}
+
+/** One fetch of a property's outbound feed (`GET /ical/…`, a 304 included), as the route records it. */
+export interface OutboundFetch {
+  propertyId: string;
+  /** The fetch's `?exclude=` sources. */
+  exclude: CalendarSource[];
+  /** ETag of the body served, or for a 304 of the body the channel already holds. */
+  etag: string;
+  /** What the body served (`fetchedNights`); stored only when the ETag differs from the URL's last record. */
+  nights: ServedNights[];
+  at: Date;
 }
 
 /** One run of the sync history. */
@@ -225,6 +250,13 @@ export interface Store extends SyncStore {
    */
   propertyFeedReservations(propertyId: string): Promise<{ reservations: OutboundReservation[]; updatedAt: string | null }>;
 
+  /**
+   * Records one fetch of a property's outbound feed in one small write: the URL's last record (same
+   * property and exclude set) gets the new time when its ETag is the same, else a new record starts with
+   * the nights served (and the URL's oldest records are pruned, `FETCH_LOG_KEEP_PER_URL`, `FETCH_LOG_MAX_AGE_DAYS`).
+   */
+  recordOutboundFetch(fetch: OutboundFetch): Promise<void>;
+
   listSyncRuns(filter?: { ownerId?: string; limit?: number }): Promise<SyncRunRow[]>;
   /** The Sync response a recorded run returned; undefined while no run of that id is recorded. */
   syncRunResponse(runId: string): Promise<SyncResponse | undefined>;
@@ -262,6 +294,27 @@ export interface Store extends SyncStore {
    * refuses with `DatabaseNotEmptyError`, writing nothing, otherwise. Resolves to the rows written per table.
    */
   importRows(tables: readonly string[], batches: AsyncIterable<RowBatch>): Promise<Record<string, number>>;
+
+  /** Stores a webhook endpoint with its (already generated) secret. */
+  createWebhookEndpoint(input: { ownerId: string; url: string; events: WebhookSubscription[]; secret: string }): Promise<WebhookEndpoint>;
+  /** Endpoints in creation order, of one owner or of all. */
+  listWebhookEndpoints(ownerId?: string): Promise<WebhookEndpoint[]>;
+  getWebhookEndpoint(id: string): Promise<WebhookEndpoint | undefined>;
+  /** Removes an endpoint with its deliveries (pending ones are never sent); false when unknown. */
+  removeWebhookEndpoint(id: string): Promise<boolean>;
+  /** Deliveries, newest event first. */
+  listWebhookDeliveries(filter?: { ownerId?: string; endpointId?: string; limit?: number }): Promise<WebhookDelivery[]>;
+  /**
+   * Claims pending deliveries due at `now` that nobody holds (or whose claim ran out), oldest first, at most
+   * one per endpoint; each is then attempted by this worker alone until it finishes it or `until` passes.
+   */
+  claimWebhookDeliveries(claim: WebhookClaim): Promise<ClaimedWebhookDelivery[]>;
+  /** Records an attempt of a delivery this worker holds, and releases it; ignored when the claim was lost. */
+  finishWebhookDelivery(attempt: WebhookAttempt): Promise<void>;
+  /** Deliveries still to be made (the outbox depth). */
+  countPendingWebhookDeliveries(): Promise<number>;
+  /** Removes events created before `before` that nothing is pending for; resolves to how many. */
+  pruneWebhookEvents(before: Date): Promise<number>;
 
   /** Cheap query proving the database answers (health checks): false once closed; rejects with `StoreUnavailableError` when unreachable. */
   ping(): Promise<boolean>;

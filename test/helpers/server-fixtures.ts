@@ -135,7 +135,7 @@ export function useServerFixtures(kind?: StoreKind) {
     /** Starts a server on 127.0.0.1, port 0, allowing loopback feeds; closed after each test. */
     async serve(
       store: Store,
-      options: { syncEveryMs?: number; log?: string[]; jsonLogs?: boolean } & Pick<ServeOptions, "rateLimit" | "metrics"> = {},
+      options: { syncEveryMs?: number; log?: string[]; jsonLogs?: boolean } & Pick<ServeOptions, "rateLimit" | "metrics" | "webhooks"> = {},
     ) {
       const server = await startServer({
         store,
@@ -146,6 +146,7 @@ export function useServerFixtures(kind?: StoreKind) {
         jsonLogs: options.jsonLogs,
         rateLimit: options.rateLimit,
         metrics: options.metrics,
+        webhooks: options.webhooks,
         log: (line) => options.log?.push(line),
       });
       servers.push(server);

@@ -1,7 +1,6 @@
 // `calsync calendar add|list|remove`: the .ics feeds of a property, one per booking channel.
 import { Command, Option } from "@commander-js/extra-typings";
 import { maskUrl } from "../../engine/mask-url.js";
-import { addCalendar } from "../../server/calendar-setup.js";
 import type { Calendar } from "../../store/types.js";
 import { CALENDAR_SOURCES } from "../../types.js";
 import { CliFailure, EXIT, type CliContext } from "../context.js";
@@ -42,6 +41,7 @@ export function calendarCommand(context: CliContext) {
       const url = checkFeedUrl(options.url);
       const store = await context.store(options.db);
       const property = await requireProperty(store, options.property);
+      const { addCalendar } = await import("../../server/calendar-setup.js");
       const added = await addCalendar(store, { property, url, source: options.source });
       if (!added.ok) throw new CliFailure(added.refusal.message, EXIT.failure);
       for (const warning of added.warnings) context.logger.warn(warning);

@@ -1,6 +1,5 @@
 // `calsync conflicts`: double bookings in the stored reservations, the same ones a sync reports.
 import { Command } from "@commander-js/extra-typings";
-import { findPropertyConflicts } from "../../engine/conflicts.js";
 import type { Conflict } from "../../types.js";
 import type { CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption, propertyOption } from "../options.js";
@@ -26,6 +25,8 @@ export function conflictsCommand(context: CliContext) {
       const property = options.property === undefined ? undefined : await requireProperty(store, options.property);
       const ownerId = options.owner === undefined ? undefined : (await context.owner(store, options.owner)).id;
       const properties = property ? [property] : await store.listProperties(ownerId);
+      const { findPropertyConflicts } = await import("../../engine/conflicts.js");
+      const { formatDate } = await import("../../engine/local-date.js");
       const conflicts = await findPropertyConflicts(
         async (id) => await store.propertyActiveBookings(id),
         properties.filter((p) => ownerId === undefined || p.ownerId === ownerId).map((p) => p.id),

@@ -1,9 +1,6 @@
 // `calsync db copy`: a whole database into an empty one, SQLite → PostgreSQL and back (CONTRACT §10).
 import { Command } from "@commander-js/extra-typings";
 import { existsSync } from "node:fs";
-import { copyDatabase } from "../../store/copy.js";
-import { DatabaseNotEmptyError } from "../../store/errors.js";
-import { isPostgresUrl, openStore } from "../../store/index.js";
 import type { Store } from "../../store/types.js";
 import { CliFailure, type CliContext } from "../context.js";
 import { jsonOption } from "../options.js";
@@ -29,6 +26,10 @@ export function dbCommand(context: CliContext) {
         "  calsync db copy --from postgres://calsync:…@db.example/calsync --to backup.db --json",
     )
     .action(async (options) => {
+      // The store (and with it the database drivers) loads only when the command runs (STYLE.md).
+      const { copyDatabase } = await import("../../store/copy.js");
+      const { DatabaseNotEmptyError } = await import("../../store/errors.js");
+      const { isPostgresUrl, openStore } = await import("../../store/index.js");
       // Opening a path that does not exist would create an empty database and "copy" nothing from it.
       if (!isPostgresUrl(options.from) && options.from !== ":memory:" && !existsSync(options.from)) {
         throw new CliFailure(`no database at ${options.from}`, 1);

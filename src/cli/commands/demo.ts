@@ -1,9 +1,6 @@
 // `calsync demo`: the first thing a newcomer runs. Everything happens on loopback, in a temporary folder.
 import { Command } from "@commander-js/extra-typings";
 import { CliFailure, EXIT, type CliContext } from "../context.js";
-import { createNarrator, formatOutro } from "../demo/narrate.js";
-import { runDemo } from "../demo/run-demo.js";
-import { demoProblems } from "../demo/scenario.js";
 import { jsonOption } from "../options.js";
 import { writeJson, writeText } from "../output.js";
 
@@ -25,6 +22,8 @@ export function demoCommand(context: CliContext) {
         "went as designed.",
     )
     .action(async (options) => {
+      const { createNarrator, formatOutro } = await import("../demo/narrate.js");
+      const { demoProblems } = await import("../demo/scenario.js");
       const started = performance.now();
       const interrupt = new AbortController();
       const onSignal = () => interrupt.abort(new Error("interrupted"));
@@ -32,6 +31,7 @@ export function demoCommand(context: CliContext) {
       process.once("SIGTERM", onSignal);
       let result;
       try {
+        const { runDemo } = await import("../demo/run-demo.js");
         result = await runDemo(
           { keep: options.keep ?? false, signal: interrupt.signal },
           options.json ? {} : createNarrator(context),

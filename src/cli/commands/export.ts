@@ -1,7 +1,6 @@
 // `calsync export`: a property's outbound feed, byte for byte what `GET /ical/<feedToken>.ics` serves.
 import { Command } from "@commander-js/extra-typings";
 import { writeFileSync } from "node:fs";
-import { parseExclude, renderPropertyFeed } from "../../server/property-feed.js";
 import { CALENDAR_SOURCES } from "../../types.js";
 import { CliFailure, UsageError, type CliContext } from "../context.js";
 import { dbOption, jsonOption } from "../options.js";
@@ -27,6 +26,7 @@ export function exportCommand(context: CliContext) {
         "Example:\n  calsync export --property prp_… --exclude airbnb --out loft.ics",
     )
     .action(async (options) => {
+      const { parseExclude, renderPropertyFeed } = await import("../../server/property-feed.js");
       const exclude = parseExclude(options.exclude ?? []);
       if (!exclude.ok) {
         throw new UsageError(`--exclude: unknown source ${JSON.stringify(exclude.unknown)} (one of ${CALENDAR_SOURCES.join(", ")})`);

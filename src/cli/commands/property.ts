@@ -1,7 +1,6 @@
 // `calsync property add|update|list|remove|feed`: the rentals whose calendars are synced, their time zone, and
 // their outbound feed URL.
 import { Command, Option } from "@commander-js/extra-typings";
-import { DEFAULT_BASE_URL } from "../../sdk/options.js";
 import type { Property, Store } from "../../store/types.js";
 import { CliFailure, UsageError, type CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption, timeZoneOption } from "../options.js";
@@ -137,6 +136,7 @@ export function propertyCommand(context: CliContext) {
     .action(async (id, options) => {
       const envBase = context.io.env.CALSYNC_BASE_URL?.trim() || undefined;
       const source = options.baseUrl !== undefined ? "--base-url" : "CALSYNC_BASE_URL";
+      const { DEFAULT_BASE_URL } = await import("../../sdk/options.js");
       const base = feedBaseUrl(options.baseUrl ?? envBase ?? DEFAULT_BASE_URL, source);
       if (options.rotate && options.revoke) throw new UsageError("--rotate and --revoke cannot be used together");
       const store = await context.store(options.db);

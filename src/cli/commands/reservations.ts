@@ -9,11 +9,12 @@ import { requireProperty } from "./property.js";
 
 /**
  * The JSON shape of a reservation (CONTRACT §6, §8): `start`/`end` as the feed gave them (`YYYY-MM-DD` for
- * all-day events, else ISO-8601 UTC), `arrival`/`departure` the nights at the property (`YYYY-MM-DD`).
+ * all-day events, else ISO-8601 UTC), `arrival`/`departure` the nights at the property (`YYYY-MM-DD`),
+ * `echoOf` the reservation a channel's echo repeats (null for any other).
  */
 export function reservationJson(row: ReservationRow) {
-  const { id, propertyId, calendarId, source, uid, kind, status, start, end, arrival, departure, summary } = row;
-  return { id, propertyId, calendarId, source, uid, kind, status, start, end, arrival, departure, summary };
+  const { id, propertyId, calendarId, source, uid, kind, status, start, end, arrival, departure, summary, echoOf } = row;
+  return { id, propertyId, calendarId, source, uid, kind, status, start, end, arrival, departure, summary, echoOf };
 }
 
 /** Builds the `reservations` command. */
@@ -41,7 +42,8 @@ export function reservationsCommand(context: CliContext) {
         r.status === "active" ? r.status : paint("dim", r.status),
         r.arrival,
         r.departure,
-        r.summary,
+        // An echo is a block the channel made from calsync's own feed: say whose nights it repeats.
+        r.echoOf ? `${r.summary} ${paint("dim", `(echo of ${r.echoOf})`)}` : r.summary,
       ]);
       // Nights, as the property counts them: a timed stay's instants stay in --json (start, end).
       const headers = ["PROPERTY", "SOURCE", "KIND", "STATUS", "ARRIVAL", "DEPARTURE", "SUMMARY"];

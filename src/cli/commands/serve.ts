@@ -3,11 +3,10 @@
 import { Command } from "@commander-js/extra-typings";
 import { MAX_INTERVAL_MS } from "../../server/scheduler.js";
 import { isValidHost } from "../../server/listen.js";
-import { parseRateLimit } from "../../server/rate-limit.js";
-import { startServer } from "../../server/serve.js";
+import { parseRateLimit } from "../../server/rate-limit-policy.js";
 import { UsageError, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
-import { dbOption, jsonOption, privateNetworksAllowed } from "../options.js";
+import { dbOption, jsonOption, parseMilliseconds, privateNetworksAllowed } from "../options.js";
 import { writeJson, writeText } from "../output.js";
 
 /** Builds the `serve` command. */
@@ -23,12 +22,14 @@ export function serveCommand(context: CliContext) {
     .option("--json-logs", "write log lines to stderr as JSON objects")
     .option("--rate-limit <rate>", "sync requests allowed per API token: N/s, N/m or N/h, 0 for no limit (default: 6/m)")
     .option("--metrics", "serve Prometheus metrics at GET /metrics")
+    .option("--parse-timeout <ms>", "stop reading a feed that takes longer than this on its worker thread (parse_error; default 20000)", parseMilliseconds)
     .addOption(jsonOption())
     .addHelpText(
       "after",
       "\nPrints its URL on stdout once listening (with --json: {\"url\": …}); logs go to stderr.\n" +
         "SIGINT/SIGTERM stop it gracefully: running syncs finish (up to 25 s), then the database is closed.\n" +
         "Owners sign in to the dashboard at the printed URL; give them a link with: calsync owner invite --owner O\n" +
+        "Webhooks (calsync webhook add) are delivered as syncs write them, retried across restarts.\n" +
         "Several instances may share one postgres:// database: one sync per owner at a time across all of them,\n" +
         "--sync-every syncs each owner once per period in total, and rate limits and sign-in throttles are shared.\n" +
         "Examples:\n  calsync serve\n  calsync serve --host 0.0.0.0 --port 8080 --sync-every 15m --json-logs\n" +
@@ -43,6 +44,7 @@ export function serveCommand(context: CliContext) {
       const syncEveryMs = options.syncEvery === undefined ? undefined : parseSyncEvery(options.syncEvery);
       const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimitFlag(options.rateLimit);
 
+      const { startServer } = await import("../../server/serve.js");
       const server = await startServer({
         store: await context.store(options.db),
         host,
@@ -53,6 +55,7 @@ export function serveCommand(context: CliContext) {
         jsonLogs: options.jsonLogs ?? false,
         rateLimit,
         metrics: options.metrics ?? false,
+        parseTimeoutMs: options.parseTimeout,
         log: (line) => context.io.stderr.write(`${line}\n`),
       });
       if (options.json) writeJson(context, { url: server.url });

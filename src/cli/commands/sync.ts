@@ -1,12 +1,9 @@
 // `calsync sync`: through a server (default, see ../sync-remote.ts) or with the engine on the local database (--local).
 import { Command } from "@commander-js/extra-typings";
-import { syncOwner } from "../../engine/sync.js";
-import { runWithOwnerLease } from "../../server/owner-lease.js";
 import { UsageError, type CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption, privateNetworksAllowed, timeoutOption } from "../options.js";
 import { printSyncResponse } from "../output.js";
 import { createProgressLine } from "../progress.js";
-import { remoteSync } from "../sync-remote.js";
 
 // Flags that only make sense in one mode; using them in the other is a usage error, not silently ignored.
 const LOCAL_ONLY = { db: "--db", owner: "--owner", dryRun: "--dry-run", force: "--force", allowPrivateNetworks: "--allow-private-networks" } as const;
@@ -50,6 +47,8 @@ export function syncCommand(context: CliContext) {
         }
       }
       if (!options.local) {
+        // Heavy imports at the edge of the command that needs them (STYLE.md): `calsync --help` loads neither.
+        const { remoteSync } = await import("../sync-remote.js");
         await remoteSync(
           { baseUrl: options.baseUrl, apiKey: options.apiKey, timeout: options.timeout, json: options.json },
           context,
@@ -57,6 +56,8 @@ export function syncCommand(context: CliContext) {
         return;
       }
 
+      const { syncOwner } = await import("../../engine/sync.js");
+      const { runWithOwnerLease } = await import("../../server/owner-lease.js");
       const store = await context.store(options.db);
       const owner = await context.owner(store, options.owner);
       const progress = createProgressLine(context.io.stderr);

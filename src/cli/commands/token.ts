@@ -1,6 +1,5 @@
 // `calsync token create|list|revoke`: API tokens of an owner. The plain token is shown once, at creation.
 import { Command } from "@commander-js/extra-typings";
-import { generateToken } from "../../server/tokens.js";
 import type { TokenRecord } from "../../store/types.js";
 import { CliFailure, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
@@ -38,6 +37,7 @@ export function tokenCommand(context: CliContext) {
       const lifetimeMs = options.expiresIn === undefined ? undefined : parseDuration(options.expiresIn);
       const store = await context.store(options.db);
       const owner = await context.owner(store, options.owner);
+      const { generateToken } = await import("../../server/tokens.js");
       const generated = generateToken();
       const record = await store.createToken({
               ownerId: owner.id,

@@ -32,9 +32,11 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
   registerWebhooks(app, ctx);
 }
 
-/** True for paths that keep the API's JSON answers (CONTRACT §9): `/api/…`, `/ical/…`, `/healthz`, under any mount prefix. */
+/**
+ * True for paths that keep the API's JSON answers (CONTRACT §9): `/api/…`, `/ical/…`, `/healthz`, and
+ * `/metrics` (a scraper's path, §12, even with metrics off), under any mount prefix.
+ */
 export function isApiPath(pathname: string): boolean {
-  // /metrics is for scrapers: switched off, it answers the JSON 404 they can read, not a page.
   return /(?:^|\/)(?:api|ical)(?:\/|$)/.test(pathname) || /(?:^|\/)(?:healthz|metrics)$/.test(pathname);
 }
 

@@ -6,7 +6,10 @@ import { addDays } from "../../engine/nights.js";
 import type { CalendarSource } from "../../types.js";
 
 /** A reservation on the timeline, as the store lists it (active ones only count). */
-export type TimelineReservation = Omit<ConflictInput, "propertyName" | "propertyTimeZone">;
+export type TimelineReservation = Omit<ConflictInput, "propertyName" | "propertyTimeZone"> & {
+  /** The reservation a channel's echo repeats (CONTRACT §8). @default null */
+  echoOf?: string | null;
+};
 
 /** A run of nights drawn on the timeline. */
 export interface TimelineSpan {
@@ -30,6 +33,8 @@ export interface TimelineBar extends TimelineSpan {
   summary: string;
   /** True when this booking is part of a double booking. */
   conflict: boolean;
+  /** For a channel's echo (a block): the channel of the stay it repeats, null when that stay is not among the reservations given. */
+  echoOf?: { source: CalendarSource | null };
 }
 
 export interface TimelineRow {
@@ -71,6 +76,7 @@ export function buildTimeline(input: {
   const conflicts = findConflicts(active.map((r) => ({ ...r, propertyName: "", propertyTimeZone: null })));
   const conflicted = new Set(conflicts.flatMap((c) => c.reservations.map((r) => r.id)));
 
+  const sourceOf = new Map(input.reservations.map((r) => [r.id, r.source]));
   const occupied = new Set<number>();
   const perSource = new Map<CalendarSource, number>();
   const sourceCount = (source: CalendarSource) => input.calendars.filter((c) => c.source === source).length;
@@ -83,7 +89,8 @@ export function buildTimeline(input: {
       const span = clip({ start: r.arrival, end: r.departure }, window, input.today);
       if (!span) continue;
       for (let i = span.column; i < span.column + span.span; i++) occupied.add(i);
-      bars.push({ ...span, id: r.id, kind: r.kind, summary: r.summary, conflict: conflicted.has(r.id) });
+      const echo = r.echoOf ? { echoOf: { source: sourceOf.get(r.echoOf) ?? null } } : {};
+      bars.push({ ...span, id: r.id, kind: r.kind, summary: r.summary, conflict: conflicted.has(r.id), ...echo });
     }
     const label = sourceCount(calendar.source) > 1 ? `${calendar.source} ${n}` : calendar.source;
     return { calendarId: calendar.id, source: calendar.source, failing: calendar.lastStatus === "failed", label, lanes: intoLanes(bars) };

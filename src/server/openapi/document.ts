@@ -5,6 +5,7 @@ import type { ApiErrorCode } from "../../types.js";
 import { OPENAPI_PATH, SYNC_PATH } from "../routes.js";
 import { withRefs } from "./refs.js";
 import { NAMED_SCHEMAS } from "./schemas.js";
+import { WEBHOOK_SCHEMAS } from "./webhook-schemas.js";
 import { WEBHOOK_EVENTS } from "./webhooks.js";
 
 const ref = (kind: "schemas" | "headers" | "responses", name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -59,6 +60,7 @@ const COMMON_ERRORS = {
 };
 
 function buildDocument() {
+  const schemas = { ...NAMED_SCHEMAS, ...WEBHOOK_SCHEMAS };
   return {
     openapi: "3.1.0",
     info: {
@@ -113,7 +115,7 @@ function buildDocument() {
     },
     webhooks: WEBHOOK_EVENTS,
     components: {
-      schemas: Object.fromEntries(Object.entries(NAMED_SCHEMAS).map(([name, schema]) => [name, withRefs(schema, NAMED_SCHEMAS)])),
+      schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, withRefs(schema, schemas)])),
       headers: HEADERS,
       securitySchemes: {
         ApiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "An API token (`cs_…`) from `calsync token create` or the dashboard." },

@@ -2,6 +2,7 @@
 import { calendarQueries } from "./calendars.js";
 import { copyQueries } from "./copy.js";
 import { migrate } from "./migrations.js";
+import { outboundFetchQueries } from "./outbound-fetches.js";
 import { ownerQueries } from "./owners.js";
 import { createPool } from "./pool.js";
 import { propertyQueries } from "./properties.js";
@@ -12,6 +13,7 @@ import { syncLeaseQueries } from "./sync-leases.js";
 import { syncPortQueries } from "./sync-port.js";
 import { syncRunQueries } from "./sync-runs.js";
 import { tokenQueries } from "./tokens.js";
+import { webhookQueries } from "./webhooks.js";
 import type { Store } from "../types.js";
 
 /**
@@ -34,12 +36,14 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...propertyQueries(db),
     ...calendarQueries(db),
     ...reservationQueries(db),
+    ...outboundFetchQueries(db),
     ...syncPortQueries(db),
     ...syncRunQueries(db),
     ...sessionQueries(db),
     ...rateLimitQueries(db),
     ...syncLeaseQueries(db),
     ...copyQueries(db),
+    ...webhookQueries(db),
     async ping() {
       if (db.ended) return false;
       return (await db.query<{ ok: number }>("SELECT 1 AS ok"))[0]?.ok === 1;

@@ -27,7 +27,7 @@ export function reservationQueries(db: PgDatabase): ReservationQueries {
       db.transaction(async (sql) => {
         // Nothing about the guest is selected: the outbound feed must not be able to leak it.
         const reservations = await sql.query<OutboundReservation>(
-          `SELECT r.id, c.source, r.arrival, r.departure, r.kind, r.status FROM reservations r
+          `SELECT r.id, c.source, r.arrival, r.departure, r.kind, r.status, r.echo_of AS "echoOf" FROM reservations r
            JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = $1 AND r.status = 'active'`,
           [propertyId],
         );

@@ -1,7 +1,9 @@
 // The sync history: one row per run, one result row per calendar attempted.
+import type { ConflictAnnouncement } from "../../engine/store-port.js";
 import type { SyncResponse } from "../../types.js";
 import { newId } from "../ids.js";
-import type { PgDatabase } from "./pool.js";
+import { addToOutbox } from "./outbox.js";
+import type { PgDatabase, Sql } from "./pool.js";
 import { toSyncRun, type SyncRunDbRow } from "./rows.js";
 import type { Store } from "../types.js";
 
@@ -44,11 +46,22 @@ export function syncRunQueries(db: PgDatabase): SyncRunQueries {
         result.error?.message ?? null,
         result.error?.httpStatus ?? null,
       ]);
-      await db.run(RECORD, [
+      const params = [
         runId, ...columnsOf(results, 11),
         run.ownerId, run.trigger, run.dryRun, run.startedAt.toISOString(), response.durationMs, response.ok,
         response.syncedCalendars, response.propertiesChecked, response.failed, JSON.stringify(response),
-      ]);
+      ];
+      const { events = [], conflicts } = run;
+      if (events.length === 0 && !conflicts) {
+        await db.run(RECORD, params);
+        return;
+      }
+      // The run's events (sync.completed, first-seen double bookings) commit with the run, or not at all.
+      await db.transaction(async (sql) => {
+        await sql.run(RECORD, params);
+        await addToOutbox(sql, run.ownerId, events);
+        if (conflicts) await announceConflicts(sql, run.ownerId, conflicts);
+      });
     },
     async listSyncRuns(filter = {}) {
       const { ownerId = null, limit = 100 } = filter;
@@ -63,6 +76,21 @@ export function syncRunQueries(db: PgDatabase): SyncRunQueries {
       return row?.response ? (JSON.parse(row.response) as SyncResponse) : undefined;
     },
   };
+}
+
+// Each double booking is announced once; one that is over is forgotten, so its return is news again. The
+// insert decides what is new: of two runs racing, only the one whose row went in announces it.
+async function announceConflicts(sql: Sql, ownerId: string, conflicts: readonly ConflictAnnouncement[]): Promise<void> {
+  const keys = conflicts.map((conflict) => conflict.key);
+  await sql.run("DELETE FROM webhook_conflicts WHERE owner_id = $1 AND key <> ALL($2::text[])", [ownerId, keys]);
+  const fresh = new Set((await sql.query<{ key: string }>(
+    `INSERT INTO webhook_conflicts (owner_id, key, first_seen_at)
+     SELECT $1, t.key, $3 FROM unnest($2::text[]) WITH ORDINALITY AS t(key, n) ORDER BY t.n
+     ON CONFLICT (owner_id, key) DO NOTHING RETURNING key`,
+    [ownerId, keys, new Date().toISOString()],
+  )).map((row) => row.key));
+  const news = conflicts.filter(({ key }) => fresh.delete(key));
+  await addToOutbox(sql, ownerId, news.map((conflict) => conflict.event));
 }
 
 /** Rows of `width` values as `width` column arrays, for unnest(). */

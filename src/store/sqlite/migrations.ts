@@ -168,6 +168,77 @@ export const MIGRATIONS: readonly string[] = [
     next_run_at TEXT NOT NULL
   );
   `,
+  // 6 (issue 15, CONTRACT §11): webhooks. Endpoints per owner (events: a JSON array of types, ["*"] for all);
+  // an outbox of events written in the same transaction as the change they announce (payload: the JSON
+  // body, sent byte for byte on every attempt); one delivery per event and endpoint with its retry state
+  // and a claim (who, until) so that one worker at a time attempts it; and the double bookings an owner
+  // has been told about, so that each is announced once.
+  `
+  CREATE TABLE webhook_endpoints (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX webhook_endpoints_owner ON webhook_endpoints(owner_id);
+  CREATE TABLE webhook_events (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX webhook_events_created ON webhook_events(created_at);
+  CREATE TABLE webhook_deliveries (
+    event_id TEXT NOT NULL REFERENCES webhook_events(id) ON DELETE CASCADE,
+    endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    last_attempt_at TEXT,
+    last_status INTEGER,
+    last_error TEXT,
+    claimed_by TEXT,
+    claimed_until TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (event_id, endpoint_id)
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+  CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id);
+  CREATE TABLE webhook_conflicts (
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    first_seen_at TEXT NOT NULL,
+    PRIMARY KEY (owner_id, key)
+  );
+  `,
+  // 7 (issue 18, CONTRACT §8 "Echoes"): what each outbound feed URL served and when, and the reservations
+  // that are a channel's echo of another one.
+  // - outbound_fetches: one row per (property, exclude set) and distinct body in a row (its ETag), with the
+  //   nights it served as JSON `[[reservationId, arrival, departure], …]`, its first and last fetch and how
+  //   many fetches it answered. Kept: the newest 5 of each exclude set; a set unfetched for 400 days goes.
+  // - reservations.echo_of: the reservation an echo repeats (no foreign key: the original's calendar may be
+  //   removed while the channel still exports the echo).
+  // - reservations.nights_seen_at: when the row's current nights were first seen; existing rows take their
+  //   last change (no fetch was recorded before this step, so none of them is an echo).
+  `
+  CREATE TABLE outbound_fetches (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    property_id TEXT NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    exclude TEXT NOT NULL,
+    etag TEXT NOT NULL,
+    first_fetched_at TEXT NOT NULL,
+    last_fetched_at TEXT NOT NULL,
+    fetches INTEGER NOT NULL,
+    nights TEXT NOT NULL
+  );
+  CREATE INDEX outbound_fetches_url ON outbound_fetches(property_id, exclude, id);
+  ALTER TABLE reservations ADD COLUMN echo_of TEXT;
+  ALTER TABLE reservations ADD COLUMN nights_seen_at TEXT NOT NULL DEFAULT '';
+  UPDATE reservations SET nights_seen_at = COALESCE(NULLIF(updated_at, ''), created_at);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 import { calendarQueries } from "./calendars.js";
 import { copyQueries } from "./copy.js";
 import { migrate } from "./migrations.js";
+import { outboundFetchQueries } from "./outbound-fetches.js";
 import { ownerQueries } from "./owners.js";
 import { propertyQueries } from "./properties.js";
 import { rateLimitQueries } from "./rate-limits.js";
@@ -14,6 +15,7 @@ import { syncLeaseQueries } from "./sync-leases.js";
 import { syncPortQueries } from "./sync-port.js";
 import { syncRunQueries } from "./sync-runs.js";
 import { tokenQueries } from "./tokens.js";
+import { webhookQueries } from "./webhooks.js";
 import type { Store } from "../types.js";
 
 /** Opens the SQLite file at `path` (`":memory:"` works too), creating its directories and schema as needed. */
@@ -40,12 +42,14 @@ export function openSqliteStore(path: string): Store {
     ...propertyQueries(db),
     ...calendarQueries(db),
     ...reservationQueries(db),
+    ...outboundFetchQueries(db),
     ...syncPortQueries(db),
     ...syncRunQueries(db),
     ...syncLeaseQueries(db),
     ...copyQueries(db),
     ...sessionQueries(db),
     ...rateLimitQueries(),
+    ...webhookQueries(db),
     ping: async () => db.open && ping.get()?.ok === 1,
     async close() {
       if (db.open) db.close();

@@ -18,7 +18,7 @@ export function reservationQueries(db: Database.Database): ReservationQueries {
   );
   // Nothing about the guest is selected: the outbound feed must not be able to leak it.
   const feedRows = db.prepare<[string], OutboundReservation>(
-    `SELECT r.id, c.source, r.arrival, r.departure, r.kind, r.status FROM reservations r
+    `SELECT r.id, c.source, r.arrival, r.departure, r.kind, r.status, r.echo_of AS echoOf FROM reservations r
      JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ? AND r.status = 'active'`,
   );
   // Cancelled rows count too: a cancellation changes the feed (its nights leave it); so does a

@@ -21,7 +21,7 @@ export interface CalendarRow {
 export interface ReservationDbRow {
   id: string; calendar_id: string; uid: string; kind: string; status: string; start: string; end: string;
   summary: string; details: string; arrival: string; departure: string; event_zone: string | null;
-  property_id?: string; source?: string;
+  echo_of: string | null; nights_seen_at: string; property_id?: string; source?: string;
 }
 /** `dry_run` and `ok` are 0/1 in SQLite, booleans in PostgreSQL. */
 export interface SyncRunDbRow {
@@ -80,12 +80,14 @@ export const toStoredReservation = (row: ReservationDbRow): StoredReservation =>
   arrival: row.arrival,
   departure: row.departure,
   eventZone: row.event_zone,
+  echoOf: row.echo_of,
+  nightsSeenAt: row.nights_seen_at,
 });
 
 /** A stored reservation with the property and channel of its calendar (the listing's row). */
 export const toReservationRow = (row: ReservationDbRow): ReservationRow => {
-  const { id, calendarId, ...rest } = toStoredReservation(row);
-  return { id, propertyId: row.property_id!, calendarId, source: row.source as CalendarSource, ...rest };
+  const { id, calendarId, nightsSeenAt: _seen, echoOf = null, ...rest } = toStoredReservation(row);
+  return { id, propertyId: row.property_id!, calendarId, source: row.source as CalendarSource, ...rest, echoOf };
 };
 
 export const toSyncRun = (row: SyncRunDbRow): SyncRunRow => ({

@@ -1,11 +1,19 @@
 // The engine's port (SyncStore) on SQLite: one transaction per calendar, statements prepared once.
 import type Database from "better-sqlite3";
 import type { ConflictInput } from "../../engine/conflicts.js";
-import type { CalendarRecord, CalendarWrite, DatedEvent, ReservationKind, ReservationStatus } from "../../engine/model.js";
+import type {
+  CalendarFailure,
+  CalendarRecord,
+  CalendarWrite,
+  DatedEvent,
+  ReservationKind,
+  ReservationStatus,
+} from "../../engine/model.js";
 import { datedEvent } from "../../engine/nights.js";
 import type { CalendarSource } from "../../types.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
 import { newId } from "../ids.js";
+import { outboxWriter } from "./outbox.js";
 import { TOUCH_PROPERTY_FEED } from "./properties.js";
 import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./rows.js";
 import type { Store } from "../types.js";
@@ -20,15 +28,18 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
   // By uid (the (calendar_id, uid) index's own order, so free): the diff pairs moved blocks in this order.
   const reservations = db.prepare<[string], ReservationDbRow>("SELECT * FROM reservations WHERE calendar_id = ? ORDER BY uid");
   // Positional parameters around eventParams: binding an object per row cost a fifth of a first sync's write.
-  const insert = db.prepare<[string, string, ...EventParams, string, string]>(
+  const insert = db.prepare<[string, string, ...EventParams, string, string, string]>(
     `INSERT INTO reservations (id, calendar_id, uid, kind, start, "end", summary, details, raw, arrival, departure, event_zone,
-     created_at, updated_at, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active')`,
+     echo_of, created_at, updated_at, nights_seen_at, status)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active')`,
   );
   // The uid follows the feed too: a block the diff paired as "moved" may come back under a new UID.
-  const update = db.prepare<[...EventParams, string, string, string]>(
-    `UPDATE reservations SET uid = ?, kind = ?, start = ?, "end" = ?, summary = ?, details = ?, raw = ?, arrival = ?,
-     departure = ?, event_zone = ?, updated_at = ?, status = 'active' WHERE id = ? AND calendar_id = ?`,
+  // Nights first seen now when they move or the row comes back (SET reads the row as it was).
+  const update = db.prepare<[string, string, string, ...EventParams, string, string, string]>(
+    `UPDATE reservations SET
+     nights_seen_at = CASE WHEN status = 'active' AND arrival = ? AND departure = ? THEN nights_seen_at ELSE ? END,
+     uid = ?, kind = ?, start = ?, "end" = ?, summary = ?, details = ?, raw = ?, arrival = ?,
+     departure = ?, event_zone = ?, echo_of = ?, updated_at = ?, status = 'active' WHERE id = ? AND calendar_id = ?`,
   );
   const cancel = db.prepare<[string, string, string]>(
     `UPDATE reservations SET status = 'cancelled', updated_at = ? WHERE id = ? AND calendar_id = ? AND status = 'active'`,
@@ -62,19 +73,34 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     calendars: calendars.all(ownerId).map(toCalendarRecord),
   }));
 
-  const apply = db.transaction(({ calendarId, inserts, updates, cancels, feed, syncedAt, timeZone = null }: CalendarWrite) => {
+  const outbox = outboxWriter(db);
+
+  const apply = db.transaction((write: CalendarWrite) => {
+    const { calendarId, inserts, updates, cancels, feed, syncedAt, seenAt = syncedAt, timeZone = null } = write;
     const at = syncedAt.toISOString();
+    const seen = seenAt.toISOString();
     // A calendar removed while its feed was being fetched has nothing left to write to.
     if (feedState.run({ calendarId, at, ...feed }).changes === 0) return;
     // `property update --timezone` committed while this feed was fetched: its nights follow the zone held now
     // (updateProperty recomputed every row already there; these rows are the rest).
     const zone = propertyZone.get(calendarId)?.time_zone ?? null;
     const dated = zone === timeZone ? (event: DatedEvent) => event : (event: DatedEvent) => datedEvent(event, zone);
-    for (const event of inserts) insert.run(newId("rsv"), calendarId, ...eventParams(dated(event)), at, at);
-    for (const { id, event } of updates) update.run(...eventParams(dated(event)), at, id, calendarId);
+    inserts.forEach((event, i) => insert.run(write.insertIds?.[i] ?? newId("rsv"), calendarId, ...eventParams(dated(event)), at, at, seen));
+    for (const { id, event } of updates) {
+      const row = dated(event);
+      update.run(row.arrival, row.departure, seen, ...eventParams(row), at, id, calendarId);
+    }
     for (const id of cancels) cancel.run(at, id, calendarId);
     // `at` is the sync's clock, read before the fetch; the feed's Last-Modified needs the commit's.
     if (inserts.length + updates.length + cancels.length > 0) touchProperty.run(new Date().toISOString(), calendarId);
+    // Webhook events commit with the rows they announce, or not at all (CONTRACT §11).
+    outbox.addForCalendar(calendarId, write.events ?? []);
+  });
+  const recordFailure = db.transaction(({ calendarId, error, failedAt, events = [] }: CalendarFailure) => {
+    const at = failedAt.toISOString();
+    const row = failure.get(error.code, error.message, at, at, calendarId);
+    if (row) outbox.addForCalendar(calendarId, events);
+    return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
   });
 
   return {
@@ -87,10 +113,8 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
     async applyCalendarSync(write) {
       apply(write);
     },
-    async recordCalendarFailure({ calendarId, error, failedAt }) {
-      const at = failedAt.toISOString();
-      const row = failure.get(error.code, error.message, at, at, calendarId);
-      return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
+    async recordCalendarFailure(failed) {
+      return recordFailure(failed);
     },
     async propertyActiveBookings(propertyId) {
       return activeBookings.all(propertyId).map(toConflictInput);
@@ -100,12 +124,12 @@ export function syncPortQueries(db: Database.Database): SyncPortQueries {
 
 type EventParams = [
   uid: string, kind: string, start: string, end: string, summary: string, details: string, raw: string,
-  arrival: string, departure: string, eventZone: string | null,
+  arrival: string, departure: string, eventZone: string | null, echoOf: string | null,
 ];
 
 function eventParams(event: DatedEvent): EventParams {
-  const { uid, kind, start, end, summary, details, raw, arrival, departure, zone } = event;
-  return [uid, kind, start, end, summary, JSON.stringify(details), JSON.stringify(raw), arrival, departure, zone ?? null];
+  const { uid, kind, start, end, summary, details, raw, arrival, departure, zone, echoOf } = event;
+  return [uid, kind, start, end, summary, JSON.stringify(details), JSON.stringify(raw), arrival, departure, zone ?? null, echoOf ?? null];
 }
 
 /** A row of the active-bookings query, in both dialects. */
@@ -144,5 +168,7 @@ export function toCalendarRecord(row: CalendarRow): CalendarRecord {
     lastModified: row.last_modified,
     contentHash: row.content_hash,
     lastFound: row.last_found,
+    consecutiveFailures: row.consecutive_failures,
+    failingSince: row.failing_since,
   };
 }

@@ -3,6 +3,7 @@ import type Database from "better-sqlite3";
 import type { SyncRunRecord } from "../../engine/store-port.js";
 import type { SyncResponse } from "../../types.js";
 import { newId } from "../ids.js";
+import { outboxWriter } from "./outbox.js";
 import { toSyncRun, type SyncRunDbRow } from "./rows.js";
 import type { Store } from "../types.js";
 
@@ -28,6 +29,25 @@ export function syncRunQueries(db: Database.Database): SyncRunQueries {
     `SELECT * FROM sync_runs WHERE (? IS NULL OR owner_id = ?) ORDER BY started_at DESC, rowid DESC LIMIT ?`,
   );
   const responseOf = db.prepare<[string], { response: string | null }>("SELECT response FROM sync_runs WHERE id = ?");
+
+  const outbox = outboxWriter(db);
+  const announced = db.prepare<[string], { key: string }>("SELECT key FROM webhook_conflicts WHERE owner_id = ?");
+  const announce = db.prepare<[string, string, string]>("INSERT INTO webhook_conflicts (owner_id, key, first_seen_at) VALUES (?, ?, ?)");
+  const forget = db.prepare<[string, string]>("DELETE FROM webhook_conflicts WHERE owner_id = ? AND key = ?");
+
+  // Each double booking is announced once; one that is over is forgotten, so its return is news again.
+  const announceConflicts = (ownerId: string, conflicts: NonNullable<SyncRunRecord["conflicts"]>) => {
+    const known = new Set(announced.all(ownerId).map((row) => row.key));
+    const current = new Set(conflicts.map((conflict) => conflict.key));
+    for (const key of known) if (!current.has(key)) forget.run(ownerId, key);
+    const at = new Date().toISOString();
+    for (const { key, event } of conflicts) {
+      if (known.has(key)) continue;
+      known.add(key);
+      announce.run(ownerId, key, at);
+      outbox.add(ownerId, [event]);
+    }
+  };
 
   const record = db.transaction((run: SyncRunRecord) => {
     const { response } = run;
@@ -62,6 +82,8 @@ export function syncRunQueries(db: Database.Database): SyncRunQueries {
         httpStatus: result.error?.httpStatus ?? null,
       });
     });
+    outbox.add(run.ownerId, run.events ?? []);
+    if (run.conflicts) announceConflicts(run.ownerId, run.conflicts);
   });
 
   return {

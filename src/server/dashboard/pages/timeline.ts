@@ -86,8 +86,10 @@ function barView(source: string, bar: TimelineBar): SafeHtml {
   const classes = ["bar", bar.kind, `source-${source}`, bar.conflict ? "conflict" : "", bar.before ? "before" : "", bar.after ? "after" : ""].filter(Boolean).join(" ");
   // Guest names are what tells stays apart at a glance; "Reserved - " in front of them only takes room.
   const what = bar.summary.replace(/^reserved\s*[-:–]\s*/i, "") || (bar.kind === "block" ? "Blocked" : "Booked");
-  const detail = `${source} · ${what} · ${shortDay(bar.from)} → ${shortDay(bar.to)} (${nights})${bar.conflict ? " · double booking" : ""}`;
-  return html`<div class="${classes}" title="${detail}">${bar.conflict ? html`<span aria-hidden="true">⚠ </span>` : html``}<span class="bar-text">${what}</span><span class="visually-hidden">, ${shortDay(bar.from)} to ${shortDay(bar.to)}, ${nights}${bar.conflict ? ", double booking" : ""}</span></div>`;
+  // An echo is the channel closing nights calsync's feed gave it: a block, and whose stay it repeats.
+  const echo = bar.echoOf ? `echo of ${bar.echoOf.source ? `${bar.echoOf.source} stay` : "a stay no longer active"}` : "";
+  const detail = `${source} · ${what} · ${shortDay(bar.from)} → ${shortDay(bar.to)} (${nights})${bar.conflict ? " · double booking" : ""}${echo ? ` · ${echo}` : ""}`;
+  return html`<div class="${classes}" title="${detail}">${bar.conflict ? html`<span aria-hidden="true">⚠ </span>` : html``}<span class="bar-text">${what}</span><span class="visually-hidden">, ${shortDay(bar.from)} to ${shortDay(bar.to)}, ${nights}${bar.conflict ? ", double booking" : ""}${echo ? `, ${echo}` : ""}</span></div>`;
 }
 
 function conflictBar(conflict: TimelineConflict): SafeHtml {

@@ -1,0 +1,122 @@
+// Echoes (CONTRACT §8): two-way sync makes a channel re-export what calsync's feed told it. Booking.com
+// imports `…/ical/<token>.ics?exclude=booking`, closes the nights Airbnb sold, and exports them again as
+// "CLOSED - Not available", the very words of its own sales. Told apart here by what the feed served
+// and when calsync first saw the event's nights. Pure: the store hands in the fetch log and the rows.
+//
+// Decisions (see docs/two-way-sync.md):
+// - Exact nights only: one served event, or a run of served events that touch or overlap (a channel
+//   may merge them into one closed range); the echo names the run's first reservation.
+// - The content that counts is what each URL (each `exclude` set containing the source) served *last*
+//   before the event's nights were first seen: nights the feed had stopped serving by then were open
+//   again on that channel, so an event on them is a sale (an Airbnb stay cancelled, its nights resold on
+//   Booking.com).
+// - A URL last fetched more than ECHO_FETCH_WINDOW_MS before the event was first seen is no longer
+//   imported by its channel (the owner removed the import): it echoes nothing any more.
+// - The verdict is taken once, when the event's nights are first seen, and kept while they stay: an
+//   echo stays an echo when its original is cancelled and the channel still exports it, a sale stays a
+//   sale when the feed later serves its nights.
+import type { CalendarSource } from "../types.js";
+import type { FeedEvent, Nights, StoredReservation } from "./model.js";
+import { datedEvent } from "./nights.js";
+import type { OutboundReservation } from "./outbound-feed.js";
+
+/** One event of the outbound feed as served: the reservation behind its UID (`<id>@calsync`) and its nights. */
+export interface ServedNights extends Nights {
+  reservationId: string;
+}
+
+/** What one outbound feed URL served, as the fetch log keeps it: one record per distinct body in a row. */
+export interface OutboundFetchRecord {
+  /** The fetch's `exclude` sources. */
+  exclude: CalendarSource[];
+  /** ISO time of the first fetch served this body. */
+  firstFetchedAt: string;
+  /** ISO time of the latest fetch served this body (a 304 included). */
+  lastFetchedAt: string;
+  /** How many fetches were served this body. */
+  fetches: number;
+  /** The nights served that had not ended at the first fetch. */
+  nights: ServedNights[];
+}
+
+/** A URL not fetched for this long is no longer imported by its channel: 7 days. */
+export const ECHO_FETCH_WINDOW_MS = 7 * 86_400_000;
+
+/** What `echoOf` and `markEchoes` compare an event with. */
+export interface EchoContext {
+  /** The channel of the calendar the events come from. */
+  source: CalendarSource;
+  /** When the feed holding the events was requested: their new nights are first seen then. */
+  seenAt: Date;
+  /** The property's outbound fetch log (`SyncStore.propertyOutboundFetches`). */
+  fetches: readonly OutboundFetchRecord[];
+}
+
+/**
+ * The id of the reservation whose nights `nights` repeat, when an event with these nights, first seen at
+ * `seenAt` on a calendar of `source`, is an echo (CONTRACT §8); null when it is not.
+ */
+export function echoOf(nights: Nights, context: EchoContext): string | null {
+  const seen = context.seenAt.getTime();
+  const latest = new Map<string, OutboundFetchRecord>();
+  for (const fetch of context.fetches) {
+    if (!fetch.exclude.includes(context.source) || !(Date.parse(fetch.firstFetchedAt) < seen)) continue;
+    const key = [...fetch.exclude].sort().join(",");
+    const before = latest.get(key);
+    if (!before || Date.parse(before.firstFetchedAt) < Date.parse(fetch.firstFetchedAt)) latest.set(key, fetch);
+  }
+  let found: { id: string; at: number } | null = null;
+  for (const fetch of latest.values()) {
+    if (Date.parse(fetch.lastFetchedAt) < seen - ECHO_FETCH_WINDOW_MS) continue;
+    const id = servedMatch(fetch.nights, nights);
+    const at = Date.parse(fetch.firstFetchedAt);
+    if (id !== null && (!found || found.at < at)) found = { id, at };
+  }
+  return found?.id ?? null;
+}
+
+/**
+ * `events` with their echoes marked `kind: "block"` with `echoOf`. An event whose stored row (same UID) is
+ * active with the same nights keeps that row's verdict; any other is judged by `echoOf`, first seen now.
+ */
+export function markEchoes(
+  events: readonly FeedEvent[],
+  context: EchoContext & { stored: readonly StoredReservation[]; timeZone?: string | null },
+): FeedEvent[] {
+  const rows = new Map<string, StoredReservation>();
+  for (const row of context.stored) if (!rows.has(row.uid)) rows.set(row.uid, row);
+  return events.map((event): FeedEvent => {
+    if (event.cancelled) return event;
+    const nights = datedEvent(event, context.timeZone);
+    const row = rows.get(event.uid);
+    const same = row?.status === "active" && row.arrival === nights.arrival && row.departure === nights.departure;
+    const original = same ? (row.echoOf ?? null) : echoOf(nights, context);
+    return original === null ? event : { ...event, kind: "block", echoOf: original };
+  });
+}
+
+/** What the fetch log keeps of a served feed: the nights of `served` (in feed order) that have not ended by `today`. */
+export function fetchedNights(served: readonly OutboundReservation[], today: string): ServedNights[] {
+  return served.filter((r) => r.departure > today).map((r) => ({ reservationId: r.id, arrival: r.arrival, departure: r.departure }));
+}
+
+/** The reservation behind one served event with exactly `nights`, else behind the first of a run that covers exactly them. */
+function servedMatch(served: readonly ServedNights[], nights: Nights): string | null {
+  const sorted = [...served].sort((a, b) => compare(a.arrival, b.arrival) || compare(a.reservationId, b.reservationId));
+  const exact = sorted.find((s) => s.arrival === nights.arrival && s.departure === nights.departure);
+  if (exact) return exact.reservationId;
+  for (let i = 0; i < sorted.length; i++) {
+    if (sorted[i]!.arrival !== nights.arrival) continue;
+    let end = sorted[i]!.departure;
+    // Extend while the next event starts on or before the run's last departure (no free night between).
+    for (let j = i + 1; j < sorted.length && end < nights.departure && sorted[j]!.arrival <= end; j++) {
+      if (sorted[j]!.departure > end) end = sorted[j]!.departure;
+    }
+    if (end === nights.departure) return sorted[i]!.reservationId;
+  }
+  return null;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

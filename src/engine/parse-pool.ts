@@ -1,0 +1,106 @@
+// createParsePool(): parseFeed (and recurrence expansion) on worker threads, so a server's event loop
+// keeps answering while a 7 MB feed or a dense series is read, with a hard deadline per feed.
+import { existsSync } from "node:fs";
+import os from "node:os";
+import { Piscina } from "piscina";
+import { createFetchLimiter } from "./fetch-limiter.js";
+import type { ParseFeedOptions, ParseFeedResult } from "./parse-feed.js";
+import { unpackParseResult, type PackedParseResult } from "./parse-transfer.js";
+import type { ParseStarted, ParseTask } from "./parse-worker.js";
+
+/** Options of `createParsePool`. */
+export interface ParsePoolOptions {
+  /** Worker threads. @default os.availableParallelism() */
+  threads?: number;
+  /**
+   * Longest one feed may take to parse, in milliseconds, counted from when a worker takes it. Past
+   * it the worker is terminated (and replaced) and the calendar fails with parse_error. @default 20000
+   */
+  timeoutMs?: number;
+  /** Receives a worker's failure outside any feed (it is replaced; the pool keeps working). @default ignored */
+  onError?: (error: unknown) => void;
+}
+
+/** A pool of parse workers; `parse` has the signature of `SyncOwnerOptions.parse`. */
+export interface ParsePool {
+  /** Parses one feed body on a worker; never rejects (a deadline or a dead worker is a parse_error). */
+  parse(body: string, options: ParseFeedOptions): Promise<ParseFeedResult>;
+  /** Terminates the workers; parses still running end as parse_error. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+/** How long a feed may wait for a worker to take it (one starting loads node-ical); past it, a worker cannot start. */
+const START_TIMEOUT_MS = 30_000;
+
+/** Creates a pool of parse workers; they start with the first feed and stay until `close()`. */
+export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
+  const threads = options.threads ?? os.availableParallelism();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`parse threads must be a whole number ≥ 1, got ${threads}`);
+  if (!(timeoutMs > 0)) throw new RangeError(`the parse timeout must be a positive number of milliseconds, got ${timeoutMs}`);
+  const filename = workerFile();
+  // A feed's deadline starts when a worker takes it, not while it waits behind others or for a worker
+  // to start (each loads node-ical first): workers say when they start a task.
+  const started = new Map<number, () => void>();
+  // Started on the first feed, so a server that never syncs (and every test of one) runs no threads.
+  let piscina: Piscina<ParseTask, PackedParseResult> | undefined;
+  const workers = () => {
+    if (piscina) return piscina;
+    piscina = new Piscina<ParseTask, PackedParseResult>({ filename, minThreads: threads, maxThreads: threads });
+    // Unheard, piscina's "error" event would be thrown and end the whole process.
+    piscina.on("error", (error: unknown) => options.onError?.(error));
+    piscina.on("message", (message: Partial<ParseStarted>) => started.get(message.parseStarted ?? -1)?.());
+    return piscina;
+  };
+  let closed = false;
+  // Hand piscina no more feeds than it has workers, so none waits in its queue.
+  const admission = createFetchLimiter({ concurrency: threads, perHost: threads });
+  const limit = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
+  let nextId = 0;
+
+  return {
+    async parse(body, parseOptions) {
+      const packed = await admission.run("", async (): Promise<PackedParseResult> => {
+        const id = nextId++;
+        const deadline = new AbortController();
+        let running = false;
+        let timer = setTimeout(() => deadline.abort(), Math.max(timeoutMs, START_TIMEOUT_MS));
+        started.set(id, () => {
+          running = true;
+          clearTimeout(timer);
+          timer = setTimeout(() => deadline.abort(), timeoutMs);
+        });
+        try {
+          if (closed) throw new Error("the parse pool is closed");
+          return await workers().run({ id, body, options: parseOptions }, { signal: deadline.signal });
+        } catch (error) {
+          const reason = error instanceof Error ? error.message.slice(0, 200) : "the parser stopped";
+          const message = !deadline.signal.aborted
+            ? `feed could not be read: ${reason}`
+            : running
+              ? `feed took longer than ${limit} to read; reading it was stopped`
+              : "feed could not be read: no parse worker started";
+          return { ok: false, error: { code: "parse_error", message } };
+        } finally {
+          started.delete(id);
+          clearTimeout(timer);
+        }
+      });
+      return unpackParseResult(packed);
+    },
+    async close() {
+      closed = true;
+      await piscina?.destroy();
+    },
+  };
+}
+
+/** The built worker: beside this file in dist/; tests run this file from src/, where only TypeScript is. */
+function workerFile(): string {
+  for (const candidate of ["./parse-worker.js", "../../dist/engine/parse-worker.js"]) {
+    const url = new URL(candidate, import.meta.url);
+    if (existsSync(url)) return url.href;
+  }
+  throw new Error("the parse worker is not built (dist/engine/parse-worker.js): run `npm run build`");
+}

@@ -1,0 +1,94 @@
+// Webhook events (CONTRACT §11) as values: built here from what a run found, written by the store to
+// the outbox in the same transaction as the change they announce. Nothing here sends or stores anything.
+import { newId } from "../store/ids.js";
+import type { Conflict, SyncError, SyncResponse, WebhookCalendar, WebhookEvent, WebhookReservation } from "../types.js";
+import type { ReservationChange } from "./diff.js";
+import type { CalendarRecord, DatedEvent, StoredReservation } from "./model.js";
+import { FAILING_STREAK, type ConflictAnnouncement } from "./store-port.js";
+
+/**
+ * The events of a calendar's successful sync: one per counted reservation change, and `calendar.recovered`
+ * when it had failed FAILING_STREAK times or more. `insertIds` are the ids the new rows must get (in the
+ * order of `inserts`), so that the events name the rows the store writes.
+ */
+export function successEvents(
+  calendar: CalendarRecord,
+  changes: readonly ReservationChange[],
+  inserts: readonly DatedEvent[],
+  at: Date,
+): { insertIds: string[]; events: WebhookEvent[] } {
+  const timestamp = at.toISOString();
+  const insertIds = inserts.map(() => newId("rsv"));
+  const idOf = new Map(inserts.map((event, index) => [event, insertIds[index]!]));
+  const events: WebhookEvent[] = [];
+  if (calendar.consecutiveFailures >= FAILING_STREAK) {
+    const { consecutiveFailures, failingSince } = calendar;
+    events.push({ type: "calendar.recovered", timestamp, data: { calendar: calendarOf(calendar), consecutiveFailures, failingSince } });
+  }
+  for (const change of changes) {
+    if (change.change === "cancelled") {
+      const reservation = reservationOf(calendar, change.row.id, change.row, "cancelled");
+      events.push({ type: "reservation.cancelled", timestamp, data: { reservation } });
+    } else if (change.change === "updated") {
+      const reservation = reservationOf(calendar, change.row.id, change.event, "active");
+      const { start, end, arrival, departure } = change.row;
+      events.push({ type: "reservation.updated", timestamp, data: { reservation, previous: { start, end, arrival, departure } } });
+    } else {
+      const reservation = reservationOf(calendar, change.row?.id ?? idOf.get(change.event)!, change.event, "active");
+      events.push({ type: "reservation.created", timestamp, data: { reservation } });
+    }
+  }
+  return { insertIds, events };
+}
+
+/**
+ * `calendar.failed` when this failure makes the streak FAILING_STREAK long (once per streak). The streak is
+ * the one read at the start of the run: single flight per owner means no one else lengthens it meanwhile.
+ */
+export function failureEvents(calendar: CalendarRecord, error: SyncError, at: Date): WebhookEvent[] {
+  const consecutiveFailures = calendar.consecutiveFailures + 1;
+  if (consecutiveFailures !== FAILING_STREAK) return [];
+  const timestamp = at.toISOString();
+  const failingSince = calendar.failingSince ?? timestamp;
+  return [{ type: "calendar.failed", timestamp, data: { calendar: calendarOf(calendar), consecutiveFailures, failingSince, error } }];
+}
+
+/** `sync.completed`, carrying the run's Sync response. */
+export function runEvents(response: SyncResponse, at: Date): WebhookEvent[] {
+  return [{ type: "sync.completed", timestamp: at.toISOString(), data: response }];
+}
+
+/** Every double booking with its `booking.conflict` event; the store writes only those it has not announced. */
+export function conflictAnnouncements(conflicts: readonly Conflict[], at: Date): ConflictAnnouncement[] {
+  const timestamp = at.toISOString();
+  // The same reservations in conflict are the same double booking, even when its nights move.
+  return conflicts.map((conflict) => ({
+    key: `${conflict.propertyId}:${conflict.reservations.map((r) => r.id).sort().join(",")}`,
+    event: { type: "booking.conflict", timestamp, data: conflict },
+  }));
+}
+
+function calendarOf(calendar: CalendarRecord): WebhookCalendar {
+  return { id: calendar.id, propertyId: calendar.propertyId, propertyName: calendar.propertyName, source: calendar.source };
+}
+
+type ReservationFields = Pick<StoredReservation, "uid" | "kind" | "start" | "end" | "arrival" | "departure" | "summary">;
+
+function reservationOf(calendar: CalendarRecord, id: string, fields: ReservationFields, status: WebhookReservation["status"]): WebhookReservation {
+  const { uid, kind, start, end, arrival, departure, summary } = fields;
+  return {
+    id,
+    propertyId: calendar.propertyId,
+    propertyName: calendar.propertyName,
+    calendarId: calendar.id,
+    source: calendar.source,
+    uid,
+    kind,
+    status,
+    start,
+    end,
+    arrival,
+    departure,
+    summary,
+  };
+}

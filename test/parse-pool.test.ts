@@ -1,0 +1,73 @@
+// The parse pool: worker threads give exactly what parseFeed gives on this thread, and a feed that
+// outlasts its deadline ends as parse_error on a worker that is replaced.
+import { readFileSync, readdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseFeed } from "../src/engine/parse-feed.js";
+import { createParsePool, type ParsePool } from "../src/engine/parse-pool.js";
+import type { CalendarSource } from "../src/types.js";
+import { isBuilt } from "./helpers/cli.js";
+import { buildIcs, day } from "./helpers/ics.js";
+
+const fixtures = new URL("./fixtures/", import.meta.url);
+const read = (name: string) => readFileSync(new URL(name, fixtures), "utf8");
+const now = new Date();
+let pool: ParsePool;
+beforeAll(() => {
+  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does): the pool runs the built worker");
+  pool = createParsePool({ threads: 2 });
+});
+afterAll(async () => {
+  await pool?.close();
+});
+
+/** Every fixture but the hostile series, with the channel it comes from (its file name, else "other"). */
+const feeds = readdirSync(fixtures)
+  .filter((name) => name.endsWith(".ics") && !name.startsWith("dense-series"))
+  .map((name) => {
+    const channel = name.replace(/\.ics$/, "");
+    const sources: CalendarSource[] = ["airbnb", "booking", "vrbo", "expedia", "google", "tripadvisor", "agoda"];
+    return [name, sources.includes(channel as CalendarSource) ? (channel as CalendarSource) : "other"] as const;
+  });
+
+describe("parse pool", () => {
+  it.each(feeds)("reads %s exactly as parseFeed does", async (name, source) => {
+    const body = read(name);
+    for (const when of [now, new Date(2031, 0, 1)]) {
+      expect(await pool.parse(body, { source, now: when })).toEqual(parseFeed(body, { source, now: when }));
+    }
+  });
+
+  it("reads a feed of several thousand events (several chunks back from the worker) in feed order", async () => {
+    const events = Array.from({ length: 2500 }, (_, i) => ({ uid: `e${i}`, start: day(-300 + (i % 900)), end: day(-298 + (i % 900)), summary: i % 3 ? "Reserved" : "Blocked" }));
+    const body = buildIcs(events);
+    const pooled = await pool.parse(body, { source: "airbnb", now });
+    expect(pooled).toEqual(parseFeed(body, { source: "airbnb", now }));
+    expect(pooled.ok && pooled.events.map((event) => event.uid)).toEqual(events.map((event) => event.uid));
+  });
+
+  it("gives the same errors as parseFeed for HTML, truncated and empty bodies", async () => {
+    const bodies: Array<[string, CalendarSource]> = [
+      ["<!doctype html><html><body>Sign in</body></html>", "airbnb"],
+      ["BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x", "vrbo"],
+      ["", "airbnb"],
+      ["", "booking"],
+    ];
+    for (const [body, source] of bodies) {
+      expect(await pool.parse(body, { source, now })).toEqual(parseFeed(body, { source, now }));
+    }
+  });
+
+  it("stops a series still expanding at its deadline with parse_error, then parses the next feed on a fresh worker", async () => {
+    // One daily series at 40 times a day in New York: under the occurrence budget, and seconds of work in one
+    // series, which the parser's own clock (checked between series) cannot stop.
+    const quick = createParsePool({ threads: 1, timeoutMs: 50 });
+    try {
+      const result = await quick.parse(read("dense-series-tz.ics"), { source: "google", now });
+      expect(result).toEqual({ ok: false, error: { code: "parse_error", message: "feed took longer than 50 ms to read; reading it was stopped" } });
+      const next = read("airbnb.ics");
+      expect(await quick.parse(next, { source: "airbnb", now })).toEqual(parseFeed(next, { source: "airbnb", now }));
+    } finally {
+      await quick.close();
+    }
+  });
+});

@@ -1,0 +1,71 @@
+// The README's webhook receiver (examples/webhook-receiver.ts) is the code README.md shows, and does what
+// the README promises: add it with `calsync webhook add`, sync, deliver, and it prints the verified stay.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
+import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { buildIcs, day } from "./helpers/ics.js";
+import { until } from "./helpers/server-fixtures.js";
+import { closedPort } from "./helpers/stub-api-server.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const example = path.join(root, "examples/webhook-receiver.ts");
+const tmp = tempDir();
+const bundle = path.join(tmp.dir, "webhook-receiver.mjs");
+let feeds: FeedServer;
+let child: ChildProcess | undefined;
+
+beforeAll(async () => {
+  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
+  feeds = await startFeedServer();
+  // "calsync" resolves through package.json "exports", i.e. the built dist/, as for a user.
+  await build({ entryPoints: [example], outfile: bundle, bundle: true, platform: "node", format: "esm", logLevel: "silent" });
+});
+afterAll(async () => {
+  child?.kill("SIGKILL");
+  await feeds.close();
+  tmp.remove();
+});
+
+describe("the README's webhook receiver", () => {
+  it("prints the stay of a signed reservation.created after a sync, and refuses an unsigned request", async () => {
+    const db = tmp.db();
+    const cli = (...argv: string[]) => runCli([...argv, "--db", db, "--allow-private-networks"]);
+    await runCli(["owner", "add", "Ann", "--db", db]);
+    const property = JSON.parse((await runCli(["property", "add", "Sea View Loft", "--json", "--db", db])).stdout) as { id: string };
+    const feed = feeds.url("/example.ics", { body: buildIcs([{ uid: "s1", start: day(10), end: day(13), summary: "Reserved" }]) });
+    await runCli(["calendar", "add", "--property", property.id, "--url", feed, "--db", db]);
+    const port = await closedPort();
+    const added = await cli("webhook", "add", "--url", `http://127.0.0.1:${port}/`, "--events", "reservation.created", "--json");
+    const { secret } = JSON.parse(added.stdout) as { secret: string };
+
+    child = spawn(process.execPath, [bundle], { env: { PATH: process.env.PATH ?? "", PORT: String(port), CALSYNC_WEBHOOK_SECRET: secret } });
+    let stdout = "";
+    child.stdout!.on("data", (chunk) => (stdout += chunk));
+    const unsigned = async () => (await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}" }).catch(() => undefined))?.status;
+    await until(async () => (await unsigned()) === 400);
+
+    expect((await cli("sync", "--local")).code).toBe(0);
+    const delivered = await cli("webhook", "deliver", "--json");
+    expect(JSON.parse(delivered.stdout)).toEqual({ attempted: 1, delivered: 1, retrying: 0, failed: 0 });
+    await until(() => stdout.includes("\n"));
+    expect(stdout).toBe(`Sea View Loft: new stay ${day(10)} → ${day(13)}\n`);
+  });
+
+  it("is the code block README.md shows, so the two cannot drift", () => {
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const blocks = [...readme.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const shown = blocks.find((block) => block.includes("verifyWebhook("));
+    expect(shown, "README.md has no ```ts block calling verifyWebhook").toBeDefined();
+    const code = (text: string) =>
+      text
+        .split("\n")
+        .filter((line) => line.trim() !== "" && !line.startsWith("//"))
+        .map((line) => line.trimEnd());
+    expect(code(shown!)).toEqual(code(readFileSync(example, "utf8")));
+  });
+});
