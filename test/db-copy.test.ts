@@ -73,6 +73,31 @@ async function seed(store: Store): Promise<void> {
     if (i === 2) await store.recordCalendarFailure({ calendarId: second.id, error: { code: "timeout", message: "slow" }, failedAt: new Date() });
     if (i === 3) await store.removeCalendar(second.id); // history rows left unlinked
   }
+  // Webhooks: an outbox with one delivery made, one waiting for its retry and one not tried yet, and an
+  // announced double booking; and the echo fetch log of a property.
+  const secret = "whsec_c2VjcmV0c2VjcmV0c2VjcmV0";
+  const hook = await store.createWebhookEndpoint({ ownerId: ana.id, url: "https://hooks.example/a?k=1", events: ["*"], secret });
+  await store.createWebhookEndpoint({ ownerId: ana.id, url: "https://hooks.example/b", events: ["reservation.created"], secret });
+  const response = { ok: true, syncedCalendars: 0, propertiesChecked: 0, failed: 0, durationMs: 3, results: [] };
+  const completed = { type: "sync.completed" as const, timestamp: new Date().toISOString(), data: response };
+  await store.recordSyncRun({
+    ownerId: ana.id, trigger: "schedule", dryRun: false, startedAt: new Date(), calendarIds: [], response,
+    events: [completed, completed, completed], conflicts: [{ key: "prp_1 rsv_a rsv_b", event: completed }],
+  });
+  const now = new Date(Date.now() + 1000);
+  for (const delivered of [true, false]) {
+    const [claimed] = await store.claimWebhookDeliveries({ worker: "w", now, until: new Date(now.getTime() + 40_000), limit: 1 });
+    expect(claimed!.endpointId).toBe(hook.id);
+    await store.finishWebhookDelivery({
+      eventId: claimed!.eventId, endpointId: hook.id, worker: "w", at: now, delivered, status: delivered ? 204 : 500,
+      error: delivered ? null : "receiver answered HTTP 500", nextAttemptAt: delivered ? null : new Date(now.getTime() + 30_000),
+    });
+  }
+  const [loft] = await store.listProperties(ana.id);
+  const served = [{ reservationId: "rsv_x", arrival: day(10), departure: day(12) }];
+  await store.recordOutboundFetch({ propertyId: loft!.id, exclude: ["booking", "vrbo"], etag: '"f1"', nights: served, at: new Date(now.getTime() - HOUR) });
+  await store.recordOutboundFetch({ propertyId: loft!.id, exclude: ["booking", "vrbo"], etag: '"f1"', nights: served, at: now });
+  await store.recordOutboundFetch({ propertyId: loft!.id, exclude: [], etag: '"f2"', nights: [], at: now });
 }
 
 /** Everything the store answers, as one string: equal strings mean equal records in equal order. */
@@ -99,6 +124,10 @@ async function snapshot(store: Store): Promise<string> {
     bookings: await Promise.all(properties.map((p) => store.propertyActiveBookings(p.id))),
     runs,
     responses: await Promise.all(runs.map((r) => store.syncRunResponse(r.id))),
+    webhooks: await store.listWebhookEndpoints(),
+    deliveries: await store.listWebhookDeliveries(),
+    pending: await store.countPendingWebhookDeliveries(),
+    fetchLog: await Promise.all(properties.map((p) => store.propertyOutboundFetches(p.id))),
   });
 }
 
