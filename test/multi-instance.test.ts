@@ -1,8 +1,9 @@
 // Two real `calsync serve` processes on one PostgreSQL database (CONTRACT §10): single flight across
 // instances, --sync-every once per period in total, a SIGKILLed instance blocking no one, one rate limit
-// per token across both, migrations once.
+// per token across both, migrations once, and each webhook delivery sent by one instance (§11).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { generateToken } from "../src/server/tokens.js";
+import { generateWebhookSecret } from "../src/server/webhooks/endpoint-rules.js";
 import { openStore } from "../src/store/index.js";
 import { MIGRATIONS_TABLE, SCHEMA_VERSION } from "../src/store/postgres/migrations.js";
 import type { Store } from "../src/store/types.js";
@@ -11,9 +12,11 @@ import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
 import { postSync, startServe, type ServeProcess } from "./helpers/processes.js";
 import { Gate, ics, ownerWith, until } from "./helpers/server-fixtures.js";
 import { postgresKind } from "./helpers/stores.js";
+import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.js";
 
 const kind = postgresKind();
 let feeds: FeedServer;
+let receiver: WebhookReceiver;
 let count = 0;
 const instances: ServeProcess[] = [];
 const stores: Store[] = [];
@@ -44,12 +47,14 @@ function countedFeed(body: string): { url: string; fetches: () => number } {
 beforeAll(async () => {
   if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
   feeds = await startFeedServer();
+  receiver = await startWebhookReceiver();
 });
 afterEach(async () => {
   await Promise.all(instances.splice(0).map((instance) => instance.stop()));
 });
 afterAll(async () => {
   for (const store of stores) await store.close();
+  await receiver.close();
   await feeds.close();
   await kind.dispose();
 });
@@ -150,6 +155,37 @@ describe("two calsync serve instances on one PostgreSQL database", () => {
     expect(((await answers[6]!.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
     // The counts are bookkeeping beside the schema: db copy neither needs nor refuses their table.
     expect(await store.tableNames()).not.toContain("calsync_rate_limits");
+  });
+
+  it("deliver each webhook event once, with its webhook-id, while both send at the same time", async () => {
+    const { url, store } = await database();
+    const ann = await ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feeds.url(`/multi/${++count}.ics`, { body: ics("a1", "a2") }) }] });
+    const endpoints = [];
+    for (let i = 0; i < 12; i++) {
+      endpoints.push(await store.createWebhookEndpoint({ ownerId: ann.ownerId, url: `${receiver.url}/${i}`, events: ["*"], secret: generateWebhookSecret() }));
+    }
+    const before = receiver.received.length;
+    receiver.hold();
+    const [a, b] = await serveTwice(url);
+    // Instance a runs the sync: 2 reservation.created and sync.completed, to each of the 12 endpoints.
+    expect((await postSync(a!.url, ann.token)).status).toBe(200);
+    // A worker sends at most 8 at once: 12 attempts in flight together are both instances sending.
+    await until(() => receiver.held === 12);
+    receiver.release();
+    await until(async () => (await store.countPendingWebhookDeliveries()) === 0);
+    // Stopped, so that any attempt still in flight has arrived before counting.
+    await Promise.all(instances.splice(0).map((instance) => instance.stop()));
+
+    const got = receiver.received.slice(before);
+    const stored = await store.listWebhookDeliveries();
+    expect(stored).toHaveLength(36);
+    expect(stored.every((d) => d.status === "delivered" && d.attempts === 1)).toBe(true);
+    // Each (endpoint, event) once, under the event's own id.
+    const endpointOf = new Map(endpoints.map((endpoint) => [new URL(endpoint.url).pathname, endpoint.id]));
+    expect(got.map((r) => `${endpointOf.get(r.path)} ${r.headers["webhook-id"]}`).sort()).toEqual(
+      stored.map((d) => `${d.endpointId} ${d.eventId}`).sort(),
+    );
+    for (const instance of [a!, b!]) expect(instance.stderr()).toMatch(/webhook delivered eventId=msg_\w+/);
   });
 
   it("run each migration step once when both start on a new database at the same moment", async () => {
