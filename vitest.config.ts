@@ -6,6 +6,8 @@ const MACHINE_ZONES = ["Pacific/Auckland", "America/Los_Angeles"];
 
 export default defineConfig({
   test: {
+    // One PostgreSQL for the run, for the store suite and the multi-instance tests (see the file).
+    globalSetup: ["test/setup/postgres.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     projects: [

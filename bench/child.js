@@ -7,6 +7,7 @@ const tasks = {
   floor: async () => (await import("./floor-task.js")).runFloor(config),
   scale: async () => (await import("./scale.js")).runScale(config),
   server: async () => (await import("./server-load.js")).runServerLoad(config),
+  instances: async () => (await import("./instances.js")).runInstances(config),
   cpu: async () => (await import("./cpu.js")).runCpu(config),
   rss: async () => (await import("./rss.js")).runRss(config),
   startup: async () => (await import("./startup.js")).runStartup(config),

@@ -8,11 +8,13 @@ const TARGETS = [
   { id: "unchangedResync", label: "unchanged re-sync ≤ 1.1 × floor", bound: 1.1, unit: "×" },
   { id: "peakRss1000", label: "peak RSS at N = 1000 < 150 MiB", bound: 150, unit: "MiB", strict: true },
   { id: "cpuPerCalendar", label: "CPU per calendar (parse + diff + write) < 1 ms", bound: 1, unit: "ms", strict: true },
+  { id: "twoInstances", label: "2 PostgreSQL instances ≥ 1.6 × one (requests/s)", bound: 1.6, unit: "×", atLeast: true },
+  { id: "postgresVsSqlite", label: "1 PostgreSQL instance ≤ 1.5 × SQLite's time", bound: 1.5, unit: "×" },
   ...SPEED_TARGETS,
 ];
 
 /** Builds the results document from the run's options and the children's answers. */
-export function buildResults({ options, startedAt, durationS, scale, server, cpu, rss, startup, stall, fetchOverhead }) {
+export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, stall, fetchOverhead }) {
   const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
     const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
     const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
@@ -35,16 +37,20 @@ export function buildResults({ options, startedAt, durationS, scale, server, cpu
     unchangedResync: headline?.unchanged.ratio ?? null,
     peakRss1000: at(1000)?.memory.peakRssMiB ?? null,
     cpuPerCalendar: cpu?.create.cpuMsPerCalendar ?? null,
+    twoInstances: instances?.ratios.twoOverOne ?? null,
+    postgresVsSqlite: instances?.ratios.postgresOverSqlite ?? null,
     ...speedValues({ headline, rss, startup, stall, fetchOverhead }),
   };
-  const targets = TARGETS.map(({ id, label, bound, unit, strict }) => {
+  const targets = TARGETS.map(({ id, label, bound, unit, strict, atLeast }) => {
     const value = values[id];
-    const result = value === null ? "skipped" : (strict ? value < bound : value <= bound) ? "PASS" : "MISS";
+    const met = atLeast ? value >= bound : strict ? value < bound : value <= bound;
+    const result = value === null ? "skipped" : met ? "PASS" : "MISS";
     return { id, label, bound, unit, value, result };
   });
   const checks = [
     ...series.flatMap((entry) => entry.checks.map((c) => ({ ...c, what: `N=${entry.n}: ${c.what}` }))),
     ...(server?.checks ?? []).map((c) => ({ ...c, what: `server: ${c.what}` })),
+    ...(instances?.checks ?? []).map((c) => ({ ...c, what: `instances: ${c.what}` })),
     ...(cpu?.checks ?? []).map((c) => ({ ...c, what: `cpu: ${c.what}` })),
     ...(rss ?? []).flatMap((run) => run.checks).map((c) => ({ ...c, what: `rss: ${c.what}` })),
     ...(startup?.checks ?? []).map((c) => ({ ...c, what: `startup: ${c.what}` })),
@@ -58,6 +64,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, cpu
     headlineN: headline?.n ?? null,
     scale: series,
     server,
+    instances,
     cpu,
     rss,
     startup,
@@ -128,6 +135,26 @@ export function formatTable(results) {
       ),
       `  server ÷ local wall: ${fixed(s.first.server.wallMs / s.first.local.wallMs, 3)} (first), ` +
         `${fixed(s.resync.server.wallMs / s.resync.local.wallMs, 3)} (unchanged)`,
+      "",
+    );
+  }
+  const inst = results.instances;
+  if (inst) {
+    out.push(
+      `Instances: ${inst.owners} owners × ${inst.calendarsPerOwner} calendars at once through calsync serve processes, ` +
+        `${inst.rounds} rounds (PostgreSQL: ${inst.postgres})`,
+    );
+    const row = (x) => [
+      x.label, fixed(x.all.requestsPerSecond, 1), secs(x.first.wallMs), secs(x.unchanged.wallMs), ms(x.all.p50Ms, 0), ms(x.all.p99Ms, 0),
+      ms(x.serveCpuMsPerRequest, 1), x.machineBusyPercent === null ? "–" : `${x.machineBusyPercent} %`,
+    ];
+    out.push(
+      ...grid(
+        ["set-up", "requests/s", "first round", "3 unchanged", "p50", "p99", "serve CPU/request", "machine busy"],
+        Object.values(inst.setups).map(row),
+      ),
+      `  2 ÷ 1 PostgreSQL instances (requests/s): ${fixed(inst.ratios.twoOverOne, 3)}; ` +
+        `1 PostgreSQL ÷ 1 SQLite (time): ${fixed(inst.ratios.postgresOverSqlite, 3)}`,
       "",
     );
   }

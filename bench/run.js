@@ -53,6 +53,7 @@ const t0 = performance.now();
 const host = await startHost({ hosts, latencyMs });
 const scale = [];
 let server;
+let instances;
 let cpu;
 const rss = [];
 try {
@@ -70,6 +71,8 @@ try {
   }
   progress("server: 50 owners × 4 calendars");
   server = await runChild("server", { origins: host.origins, set: "srv" }, 180_000, "server");
+  progress("instances: 1 on SQLite, 1 and 2 on PostgreSQL, 50 owners × 4 calendars");
+  instances = await runChild("instances", { origins: host.origins, set: "inst" }, 300_000, "instances");
   progress("cpu: parse + diff + write without network");
   cpu = await runChild("cpu", {}, 120_000, "cpu");
   for (const n of [1000, 5000]) {
@@ -104,6 +107,7 @@ const results = buildResults({
   durationS: (performance.now() - t0) / 1000,
   scale,
   server,
+  instances,
   cpu,
   rss,
   startup,

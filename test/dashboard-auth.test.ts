@@ -1,5 +1,6 @@
 // Dashboard accounts over the real h3 app and a real SQLite file: sign-in and sign-out, session
-// cookies and their lifetime, throttled sign-in, invites and password changes (CONTRACT §9).
+// cookies and their lifetime, throttled sign-in, invites and password changes (CONTRACT §9); and the
+// throttle shared by two instances on one PostgreSQL database.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { hashPassword } from "../src/server/dashboard/passwords.js";
 import { openStore } from "../src/store/index.js";
 import type { Owner, Store } from "../src/store/types.js";
 import { pageClient, signIn, type PageClient } from "./helpers/dashboard-client.js";
+import { postgresKind } from "./helpers/stores.js";
 
 const PASSWORD = "correct horse battery";
 const BASE = "http://calsync.test";
@@ -278,5 +280,33 @@ describe("password change", () => {
     expect((await here.get("/properties")).status).toBe(200);
     expect((await there.get("/properties")).status).toBe(303);
     await signIn(browser(), eve.email!, "a brand new password");
+  });
+});
+
+describe("sign-in throttling on PostgreSQL", () => {
+  const kind = postgresKind();
+  afterAll(() => kind.dispose());
+
+  it("counts failures in the database: two instances on one PostgreSQL database throttle one email together", async () => {
+    const url = await kind.create();
+    const [a, b] = [await openStore(url), await openStore(url)];
+    try {
+      const ann = await a.createOwner("Ann", { email: "ann@example.com" });
+      await a.setOwnerPassword(ann.id, passwordHash);
+      const clients = [a, b].map((instance) => pageClient((r) => createApp({ store: instance, trustProxy: true }).fetch(r), BASE));
+      for (const client of clients) await client.page("/sign-in");
+      for (let i = 0; i < 10; i++) {
+        // Alternating instances and addresses: only the email's count, kept in the database, can add up.
+        const response = await clients[i % 2]!.post("/sign-in", { email: ann.email!, password: `wrong ${i}` }, { headers: { "x-forwarded-for": `192.0.2.${i}` } });
+        expect(response.status).toBe(422);
+      }
+      for (const client of clients) {
+        const blocked = await client.post("/sign-in", { email: ann.email!, password: PASSWORD }, { headers: { "x-forwarded-for": "192.0.2.99" } });
+        expect([blocked.status, Number(blocked.headers.get("retry-after")) > 14 * 60]).toEqual([429, true]);
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });

@@ -1,31 +1,33 @@
 // GET /ical/<feedToken>.ics writes the fetch log echo detection reads (CONTRACT §8): every fetch, a 304
-// included, with its exclude set and the nights it served; HEAD learns no nights and is not logged.
+// included, with its exclude set and the nights it served; HEAD learns no nights and is not logged. On SQLite
+// and PostgreSQL (where every instance answering the channel writes the one shared log).
 import { describe, expect, it } from "vitest";
 import { syncOwner } from "../src/engine/sync.js";
 import { buildIcs, day } from "./helpers/ics.js";
 import { useServerFixtures } from "./helpers/server-fixtures.js";
+import { storeKinds } from "./helpers/stores.js";
 
-const fixtures = useServerFixtures();
+describe.each(storeKinds())("the outbound feed's fetch log ($name store)", (kind) => {
+  const fixtures = useServerFixtures(kind);
 
-async function loftWithFeed() {
-  const store = await fixtures.newStore();
-  const owner = await store.createOwner("Ann");
-  const loft = await store.createProperty(owner.id, "Sea View Loft");
-  const airbnb = buildIcs([
-    { uid: "past", start: day(-9), end: day(-5), summary: "Reserved" },
-    { uid: "a1", start: day(10), end: day(15), summary: "Reserved" },
-  ]);
-  const booking = buildIcs([{ uid: "b1", start: day(20), end: day(22), summary: "CLOSED - Not available" }]);
-  await store.createCalendar({ propertyId: loft.id, source: "airbnb", url: fixtures.feed({ body: airbnb }) });
-  await store.createCalendar({ propertyId: loft.id, source: "booking", url: fixtures.feed({ body: booking }) });
-  expect((await syncOwner({ store, ownerId: owner.id, allowPrivateNetworks: true })).ok).toBe(true);
-  const ids = new Map((await store.listReservations()).map((r) => [r.uid, r.id]));
-  const server = await fixtures.serve(store);
-  const url = `${server.url}/ical/${(await store.propertyFeedToken(loft.id))!}.ics`;
-  return { store, loft, ids, url };
-}
+  async function loftWithFeed() {
+    const store = await fixtures.newStore();
+    const owner = await store.createOwner("Ann");
+    const loft = await store.createProperty(owner.id, "Sea View Loft");
+    const airbnb = buildIcs([
+      { uid: "past", start: day(-9), end: day(-5), summary: "Reserved" },
+      { uid: "a1", start: day(10), end: day(15), summary: "Reserved" },
+    ]);
+    const booking = buildIcs([{ uid: "b1", start: day(20), end: day(22), summary: "CLOSED - Not available" }]);
+    await store.createCalendar({ propertyId: loft.id, source: "airbnb", url: fixtures.feed({ body: airbnb }) });
+    await store.createCalendar({ propertyId: loft.id, source: "booking", url: fixtures.feed({ body: booking }) });
+    expect((await syncOwner({ store, ownerId: owner.id, allowPrivateNetworks: true })).ok).toBe(true);
+    const ids = new Map((await store.listReservations()).map((r) => [r.uid, r.id]));
+    const server = await fixtures.serve(store);
+    const url = `${server.url}/ical/${(await store.propertyFeedToken(loft.id))!}.ics`;
+    return { store, loft, ids, url };
+  }
 
-describe("the outbound feed's fetch log", () => {
   it("records what each URL served: its exclude set and the upcoming nights behind each event", async () => {
     const { store, loft, ids, url } = await loftWithFeed();
     expect((await fetch(`${url}?exclude=booking`)).status).toBe(200);

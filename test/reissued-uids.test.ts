@@ -6,9 +6,10 @@ import { diffReservations } from "../src/engine/diff.js";
 import type { StoredReservation } from "../src/engine/model.js";
 import { parseFeed } from "../src/engine/parse-feed.js";
 import { applyDiff } from "./helpers/apply-diff.js";
-import { runCli, tempDir } from "./helpers/cli.js";
+import { runCli } from "./helpers/cli.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
 import { buildIcs, day, type IcsEvent } from "./helpers/ics.js";
+import { storeKinds } from "./helpers/stores.js";
 
 const now = new Date();
 
@@ -105,19 +106,19 @@ describe("a booking under a new UID", () => {
   });
 });
 
-describe("re-issued UIDs through calsync sync --local", () => {
-  const tmp = tempDir();
+// On both stores: the row keeps its id and takes the new UID, under UNIQUE (calendar, UID).
+describe.each(storeKinds())("re-issued UIDs through calsync sync --local ($name store)", (kind) => {
   let feeds: FeedServer;
   beforeAll(async () => {
     feeds = await startFeedServer();
   });
   afterAll(async () => {
     await feeds.close();
-    tmp.remove();
+    await kind.dispose();
   });
 
   it("reports 0 cancelled, 1 updated for the same dates; 1 cancelled, 1 created for other dates; only within one calendar", async () => {
-    const db = tmp.db();
+    const db = await kind.create();
     const cli = (...argv: string[]) => runCli([...argv, "--db", db], { env: { CALSYNC_ALLOW_PRIVATE_NETWORKS: "1" } });
     await cli("owner", "add", "Ann");
     const property = JSON.parse((await cli("property", "add", "Loft", "--json")).stdout);

@@ -1,14 +1,15 @@
 // The API over real HTTP on loopback (startServer, port 0) against a loopback feed server:
-// every row of the status table, Sync response bodies field by field, owner isolation.
+// every row of the status table, Sync response bodies field by field, owner isolation; once on a
+// SQLite file and once on PostgreSQL.
 import { describe, expect, it } from "vitest";
 import { generateToken } from "../src/server/tokens.js";
-import { openStore } from "../src/store/index.js";
 import type { SyncResponse } from "../src/types.js";
 import { ics, ownerWith, post, useServerFixtures } from "./helpers/server-fixtures.js";
+import { storeKinds } from "./helpers/stores.js";
 
-const { feed, newStore, serve, dbPath } = useServerFixtures();
+describe.each(storeKinds())("POST /api/v1/calendars/sync over HTTP ($name)", (kind) => {
+  const { feed, newStore, serve } = useServerFixtures(kind);
 
-describe("POST /api/v1/calendars/sync over HTTP", () => {
   it("answers 200 with every field of the Sync response when all calendars succeed", async () => {
     const store = await newStore();
     const ann = await ownerWith(store, "Ann", { "Sea View Loft": [{ source: "airbnb", url: feed({ body: ics("a1", "a2") }) }] });
@@ -142,7 +143,7 @@ describe("POST /api/v1/calendars/sync over HTTP", () => {
   });
 
   it("answers 500 with a generic body when the database fails under the server", async () => {
-    const store = await openStore(dbPath());
+    const store = await newStore();
     const ann = await ownerWith(store, "Ann", {});
     const log: string[] = [];
     const server = await serve(store, { log });

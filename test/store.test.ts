@@ -4,12 +4,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CalendarWrite, DatedEvent } from "../src/engine/model.js";
 import { datedEvent } from "../src/engine/nights.js";
 import { defaultDatabasePath, openStore, resolveDatabasePath, SCHEMA_VERSION } from "../src/store/index.js";
 import { MIGRATIONS, migrate } from "../src/store/sqlite/migrations.js";
 import type { Store } from "../src/store/types.js";
+import { storeKinds } from "./helpers/stores.js";
 
 /** `YYYY-MM-DD`, `days` from today, so fixtures never go stale. */
 const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -178,341 +179,356 @@ describe("opening a database", () => {
   });
 });
 
-describe("the engine's port", () => {
-  it("orders calendars by property name, then property creation, then calendar creation", async () => {
-    const store = await open();
-    const owner = await store.createOwner("Ana");
-    const zebra = await store.createProperty(owner.id, "Zebra House");
-    const beach1 = await store.createProperty(owner.id, "beach hut");
-    const alpha = await store.createProperty(owner.id, "Alpha Flat");
-    const beach2 = await store.createProperty(owner.id, "beach hut"); // same name: creation decides, every time
-    await store.createProperty(owner.id, "Empty Cabin");
-    const cal = async (propertyId: string, n: number) =>
-      (await store.createCalendar({ propertyId, url: `https://a.example/${n}.ics`, source: "other" })).id;
-    const z1 = await cal(zebra.id, 1);
-    const b2 = await cal(beach2.id, 2);
-    const a1 = await cal(alpha.id, 3);
-    const b1 = await cal(beach1.id, 4);
-    const a2 = await cal(alpha.id, 5);
-    const other = await store.createOwner("Ben");
-    await cal((await store.createProperty(other.id, "Aardvark")).id, 6);
+// The same suite on both implementations: same behaviour, same records.
+describe.each(storeKinds())("$name store", (kind) => {
+  let location: string;
+  /** A store on a fresh database of this kind. */
+  const open = async () => {
+    location = await kind.create();
+    const store = await openStore(location);
+    stores.push(store);
+    return store;
+  };
+  /** SQL straight on the database the last `open()` made, to look at what the store wrote. */
+  const query = (sql: string, params?: unknown[]) => kind.query(location, sql, params);
+  afterAll(() => kind.dispose());
 
-    const { propertiesChecked, calendars } = await store.ownerCalendars(owner.id);
-    expect(propertiesChecked).toBe(5);
-    expect(calendars.map((c) => c.id)).toEqual([a1, a2, b1, b2, z1]);
-    expect(calendars[0]).toMatchObject({ propertyName: "Alpha Flat", propertyId: alpha.id, lastFound: 0, etag: null });
-    expect((await store.listCalendars({ ownerId: owner.id })).map((c) => c.id)).toEqual([a1, a2, b1, b2, z1]);
-    expect((await store.listProperties(owner.id)).map((p) => p.name)).toEqual([
-      "Alpha Flat", "beach hut", "beach hut", "Empty Cabin", "Zebra House",
-    ]);
-  });
+  describe("the engine's port", () => {
+    it("orders calendars by property name, then property creation, then calendar creation", async () => {
+      const store = await open();
+      const owner = await store.createOwner("Ana");
+      const zebra = await store.createProperty(owner.id, "Zebra House");
+      const beach1 = await store.createProperty(owner.id, "beach hut");
+      const alpha = await store.createProperty(owner.id, "Alpha Flat");
+      const beach2 = await store.createProperty(owner.id, "beach hut"); // same name: creation decides, every time
+      await store.createProperty(owner.id, "Empty Cabin");
+      const cal = async (propertyId: string, n: number) =>
+        (await store.createCalendar({ propertyId, url: `https://a.example/${n}.ics`, source: "other" })).id;
+      const z1 = await cal(zebra.id, 1);
+      const b2 = await cal(beach2.id, 2);
+      const a1 = await cal(alpha.id, 3);
+      const b1 = await cal(beach1.id, 4);
+      const a2 = await cal(alpha.id, 5);
+      const other = await store.createOwner("Ben");
+      await cal((await store.createProperty(other.id, "Aardvark")).id, 6);
 
-  it("counts an owner's properties even when none has a calendar", async () => {
-    const store = await open();
-    const owner = await store.createOwner("Ana");
-    expect(await store.ownerCalendars(owner.id)).toEqual({ propertiesChecked: 0, calendars: [] });
-    await store.createProperty(owner.id, "Loft");
-    expect(await store.ownerCalendars(owner.id)).toEqual({ propertiesChecked: 1, calendars: [] });
-  });
-
-  it("writes a calendar's inserts, updates, cancels and feed state together", async () => {
-    const store = await open();
-    const { owner, property, calendar } = await loft(store);
-    await store.applyCalendarSync(write(calendar.id, {
-      inserts: [event("a", day(10), day(14)), event("b", day(20), day(22)), event("c", day(30), day(31))],
-      feed: feed('"v1"', 3),
-    }));
-    const byUid = new Map((await store.calendarReservations(calendar.id)).map((r) => [r.uid, r]));
-    expect([...byUid.values()].every((r) => r.status === "active" && r.id.startsWith("rsv_"))).toBe(true);
-    await store.applyCalendarSync(write(calendar.id, { cancels: [byUid.get("c")!.id] }));
-
-    const moved = { ...event("a", day(11), day(14), "Jo"), kind: "block" as const, details: { guestName: "Jo" } };
-    await store.applyCalendarSync(write(calendar.id, {
-      inserts: [event("d", day(40), day(41))],
-      updates: [{ id: byUid.get("a")!.id, event: moved }, { id: byUid.get("c")!.id, event: event("c", day(30), day(31)) }],
-      cancels: [byUid.get("b")!.id],
-      feed: feed('"v2"', 3),
-    }));
-
-    const rows = await store.listReservations({ propertyId: property.id });
-    expect(rows.map((r) => [r.uid, r.status, r.kind, r.start, r.summary])).toEqual([
-      ["a", "active", "block", day(11), "Jo"],
-      ["b", "cancelled", "booking", day(20), "Reserved"],
-      ["c", "active", "booking", day(30), "Reserved"], // back from cancelled, same row
-      ["d", "active", "booking", day(40), "Reserved"],
-    ]);
-    expect(rows[0]).toMatchObject({ id: byUid.get("a")!.id, details: { guestName: "Jo" }, source: "airbnb" });
-    expect(rows[2]!.id).toBe(byUid.get("c")!.id);
-    expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({
-      etag: '"v2"', contentHash: 'h-"v2"', lastFound: 3,
-    });
-    expect(await store.getCalendar(calendar.id)).toMatchObject({ lastStatus: "success", lastErrorCode: null });
-  });
-
-  it("writes nothing of a calendar when any part of its write fails", async () => {
-    const store = await open();
-    const { owner, calendar } = await loft(store);
-    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], feed: feed('"v1"', 1) }));
-    const before = await store.listReservations();
-    const calendarBefore = await store.getCalendar(calendar.id);
-
-    // The third insert repeats an identity: UNIQUE(calendar_id, uid) fails after the others already ran.
-    await expect(store.applyCalendarSync(write(calendar.id, {
-              inserts: [event("c", day(30), day(31)), event("d", day(40), day(41)), event("a", day(50), day(51))],
-              updates: [{ id: before[0]!.id, event: event("a", day(12), day(14)) }],
-              cancels: [before[0]!.id],
-              feed: feed('"v2"', 3),
-            }))).rejects.toThrow(/UNIQUE/);
-
-    expect(await store.listReservations()).toEqual(before);
-    expect(await store.getCalendar(calendar.id)).toEqual(calendarBefore);
-    expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({ etag: '"v1"', lastFound: 1 });
-  });
-
-  it("writes nothing, and does not fail, for a calendar removed while its feed was fetched", async () => {
-    const store = await open();
-    const { property, calendar } = await loft(store);
-    const kept = await store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "vrbo" });
-    await store.removeCalendar(calendar.id);
-    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], feed: feed('"v1"', 1) }));
-    expect(await store.listReservations()).toEqual([]);
-    expect(await store.getCalendar(kept.id)).toMatchObject({ lastStatus: null });
-  });
-
-  it("records a failure on the calendar without touching its reservations or validators", async () => {
-    const store = await open();
-    const { owner, calendar } = await loft(store);
-    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], feed: feed('"v1"', 1) }));
-    const before = await store.listReservations();
-    const failedAt = new Date();
-    await store.recordCalendarFailure({
-      calendarId: calendar.id, error: { code: "http_error", message: "feed answered HTTP 503", httpStatus: 503 }, failedAt,
-    });
-    expect(await store.getCalendar(calendar.id)).toMatchObject({
-      lastStatus: "failed", lastErrorCode: "http_error", lastErrorMessage: "feed answered HTTP 503",
-      lastSyncedAt: failedAt.toISOString(),
-    });
-    expect(await store.listReservations()).toEqual(before);
-    expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({ etag: '"v1"', lastFound: 1 });
-
-    // The next success clears the error.
-    await store.applyCalendarSync(write(calendar.id, { feed: feed('"v1"', 1) }));
-    expect(await store.getCalendar(calendar.id)).toMatchObject({ lastStatus: "success", lastErrorCode: null, lastErrorMessage: null });
-  });
-});
-
-describe("the sync history", () => {
-  const response = (propertyId: string) => ({
-    ok: false, syncedCalendars: 2, propertiesChecked: 1, failed: 1, durationMs: 412,
-    results: [
-      { propertyId, propertyName: "Loft", source: "airbnb" as const, ok: true,
-        result: { status: "success" as const, reservationsFound: 4, reservationsCreated: 1, reservationsUpdated: 0,
-          reservationsCancelled: 1 } },
-      { propertyId, propertyName: "Loft", source: "booking" as const, ok: false,
-        result: { status: "failed" as const, reservationsFound: 0, reservationsCreated: 0, reservationsUpdated: 0,
-          reservationsCancelled: 0, error: { code: "http_error" as const, message: "feed answered HTTP 503", httpStatus: 503 } } },
-    ],
-  });
-
-  it("keeps each run with one result per calendar, newest run first", async () => {
-    const store = await open();
-    const { owner, property, calendar } = await loft(store);
-    const booking = await store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
-    const earlier = new Date(Date.now() - 60_000);
-    await store.recordSyncRun({
-      ownerId: owner.id, trigger: "schedule", dryRun: false, startedAt: earlier, calendarIds: [],
-      response: { ok: true, syncedCalendars: 0, propertiesChecked: 1, failed: 0, durationMs: 3, results: [] },
-    });
-    await store.recordSyncRun({
-      ownerId: owner.id, trigger: "api", dryRun: false, startedAt: new Date(), calendarIds: [calendar.id, booking.id],
-      response: response(property.id),
+      const { propertiesChecked, calendars } = await store.ownerCalendars(owner.id);
+      expect(propertiesChecked).toBe(5);
+      expect(calendars.map((c) => c.id)).toEqual([a1, a2, b1, b2, z1]);
+      expect(calendars[0]).toMatchObject({ propertyName: "Alpha Flat", propertyId: alpha.id, lastFound: 0, etag: null });
+      expect((await store.listCalendars({ ownerId: owner.id })).map((c) => c.id)).toEqual([a1, a2, b1, b2, z1]);
+      expect((await store.listProperties(owner.id)).map((p) => p.name)).toEqual([
+        "Alpha Flat", "beach hut", "beach hut", "Empty Cabin", "Zebra House",
+      ]);
     });
 
-    const runs = await store.listSyncRuns({ ownerId: owner.id });
-    expect(runs).toMatchObject([
-      { trigger: "api", ok: false, syncedCalendars: 2, failed: 1, durationMs: 412, dryRun: false },
-      { trigger: "schedule", ok: true, startedAt: earlier.toISOString() },
-    ]);
-    expect(runs[0]!.id).toMatch(/^run_[0-9A-Za-z]{20}$/);
-    expect(await store.listSyncRuns({ ownerId: owner.id, limit: 1 })).toHaveLength(1);
-    const results = raw(store.path)
-      .prepare("SELECT calendar_id, status, found, error_code, http_status FROM sync_run_results WHERE run_id = ? ORDER BY position")
-      .all(runs[0]!.id);
-    expect(results).toEqual([
-      { calendar_id: calendar.id, status: "success", found: 4, error_code: null, http_status: null },
-      { calendar_id: booking.id, status: "failed", found: 0, error_code: "http_error", http_status: 503 },
-    ]);
-  });
-
-  it("keeps the history of a calendar removed during or after the run, unlinked", async () => {
-    const store = await open();
-    const { owner, property, calendar } = await loft(store);
-    const booking = await store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
-    await store.removeCalendar(booking.id); // removed while the run was going
-    await store.recordSyncRun({
-      ownerId: owner.id, trigger: "cli", dryRun: false, startedAt: new Date(), calendarIds: [calendar.id, booking.id],
-      response: response(property.id),
+    it("counts an owner's properties even when none has a calendar", async () => {
+      const store = await open();
+      const owner = await store.createOwner("Ana");
+      expect(await store.ownerCalendars(owner.id)).toEqual({ propertiesChecked: 0, calendars: [] });
+      await store.createProperty(owner.id, "Loft");
+      expect(await store.ownerCalendars(owner.id)).toEqual({ propertiesChecked: 1, calendars: [] });
     });
-    await store.removeCalendar(calendar.id); // removed later
-    const linked = raw(store.path).prepare("SELECT calendar_id FROM sync_run_results ORDER BY position").pluck().all();
-    expect(linked).toEqual([null, null]);
-    expect(await store.listSyncRuns()).toHaveLength(1);
-  });
-});
 
-describe("administration", () => {
-  it("removes a property with its calendars and reservations, and says when it knows no such property", async () => {
-    const store = await open();
-    const { owner, property, calendar } = await loft(store);
-    const other = await store.createProperty(owner.id, "Cabin");
-    const otherCalendar = await store.createCalendar({ propertyId: other.id, url: "https://c.example/c.ics", source: "vrbo" });
-    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))] }));
-    await store.applyCalendarSync(write(otherCalendar.id, { inserts: [event("b", day(10), day(14))] }));
+    it("writes a calendar's inserts, updates, cancels and feed state together", async () => {
+      const store = await open();
+      const { owner, property, calendar } = await loft(store);
+      await store.applyCalendarSync(write(calendar.id, {
+        inserts: [event("a", day(10), day(14)), event("b", day(20), day(22)), event("c", day(30), day(31))],
+        feed: feed('"v1"', 3),
+      }));
+      const byUid = new Map((await store.calendarReservations(calendar.id)).map((r) => [r.uid, r]));
+      expect([...byUid.values()].every((r) => r.status === "active" && r.id.startsWith("rsv_"))).toBe(true);
+      await store.applyCalendarSync(write(calendar.id, { cancels: [byUid.get("c")!.id] }));
 
-    expect(await store.removeProperty(property.id)).toBe(true);
-    expect(await store.removeProperty(property.id)).toBe(false);
-    expect(await store.getProperty(property.id)).toBeUndefined();
-    expect((await store.listCalendars()).map((c) => c.id)).toEqual([otherCalendar.id]);
-    expect((await store.listReservations()).map((r) => r.uid)).toEqual(["b"]);
-  });
+      const moved = { ...event("a", day(11), day(14), "Jo"), kind: "block" as const, details: { guestName: "Jo" } };
+      await store.applyCalendarSync(write(calendar.id, {
+        inserts: [event("d", day(40), day(41))],
+        updates: [{ id: byUid.get("a")!.id, event: moved }, { id: byUid.get("c")!.id, event: event("c", day(30), day(31)) }],
+        cancels: [byUid.get("b")!.id],
+        feed: feed('"v2"', 3),
+      }));
 
-  it("dates a property's feed change by the commit, not the sync's clock read before the fetch", async () => {
-    const store = await open();
-    const { property, calendar } = await loft(store);
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    const before = new Date().toISOString();
-    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], syncedAt: hourAgo }));
-    expect((await store.propertyFeedReservations(property.id)).updatedAt! >= before).toBe(true);
-    // Nothing written, nothing changed: the date stays.
-    const stamped = (await store.propertyFeedReservations(property.id)).updatedAt;
-    await store.applyCalendarSync(write(calendar.id, {}));
-    expect((await store.propertyFeedReservations(property.id)).updatedAt).toBe(stamped);
-  });
+      const rows = await store.listReservations({ propertyId: property.id });
+      expect(rows.map((r) => [r.uid, r.status, r.kind, r.start, r.summary])).toEqual([
+        ["a", "active", "block", day(11), "Jo"],
+        ["b", "cancelled", "booking", day(20), "Reserved"],
+        ["c", "active", "booking", day(30), "Reserved"], // back from cancelled, same row
+        ["d", "active", "booking", day(40), "Reserved"],
+      ]);
+      expect(rows[0]).toMatchObject({ id: byUid.get("a")!.id, details: { guestName: "Jo" }, source: "airbnb" });
+      expect(rows[2]!.id).toBe(byUid.get("c")!.id);
+      expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({
+        etag: '"v2"', contentHash: 'h-"v2"', lastFound: 3,
+      });
+      expect(await store.getCalendar(calendar.id)).toMatchObject({ lastStatus: "success", lastErrorCode: null });
+    });
 
-  it("removes a calendar with its reservations only", async () => {
-    const store = await open();
-    const { property, calendar } = await loft(store);
-    const kept = await store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
-    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))] }));
-    await store.applyCalendarSync(write(kept.id, { inserts: [event("b", day(20), day(24))] }));
+    it("writes nothing of a calendar when any part of its write fails", async () => {
+      const store = await open();
+      const { owner, calendar } = await loft(store);
+      await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], feed: feed('"v1"', 1) }));
+      const before = await store.listReservations();
+      const calendarBefore = await store.getCalendar(calendar.id);
 
-    expect(await store.removeCalendar(calendar.id)).toBe(true);
-    expect(await store.removeCalendar(calendar.id)).toBe(false);
-    expect(await store.getCalendar(calendar.id)).toBeUndefined();
-    expect((await store.listReservations()).map((r) => r.uid)).toEqual(["b"]);
-    expect(await store.getProperty(property.id)).toBeDefined();
-  });
+      // The third insert repeats an identity: UNIQUE(calendar_id, uid) fails after the others already ran.
+      await expect(store.applyCalendarSync(write(calendar.id, {
+                inserts: [event("c", day(30), day(31)), event("d", day(40), day(41)), event("a", day(50), day(51))],
+                updates: [{ id: before[0]!.id, event: event("a", day(12), day(14)) }],
+                cancels: [before[0]!.id],
+                feed: feed('"v2"', 3),
+              }))).rejects.toThrow(/unique/i);
 
-  it("deletes everything of an owner with the owner", async () => {
-    const store = await open();
-    const { owner, calendar } = await loft(store);
-    const ben = await loft(store);
-    await store.createToken({ ownerId: owner.id, name: "ci", prefix: "cs_abcd", hash: "a".repeat(64), expiresAt: null });
-    await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))] }));
-    await store.applyCalendarSync(write(ben.calendar.id, { inserts: [event("b", day(10), day(14))] }));
+      expect(await store.listReservations()).toEqual(before);
+      expect(await store.getCalendar(calendar.id)).toEqual(calendarBefore);
+      expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({ etag: '"v1"', lastFound: 1 });
+    });
 
-    // No door removes owners yet; the schema must still cascade for the one that will.
-    const db = raw(store.path);
-    db.pragma("foreign_keys = ON");
-    db.prepare("DELETE FROM owners WHERE id = ?").run(owner.id);
+    it("writes nothing, and does not fail, for a calendar removed while its feed was fetched", async () => {
+      const store = await open();
+      const { property, calendar } = await loft(store);
+      const kept = await store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "vrbo" });
+      await store.removeCalendar(calendar.id);
+      await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], feed: feed('"v1"', 1) }));
+      expect(await store.listReservations()).toEqual([]);
+      expect(await store.getCalendar(kept.id)).toMatchObject({ lastStatus: null });
+    });
 
-    expect(await store.listProperties(owner.id)).toEqual([]);
-    expect(await store.listTokens(owner.id)).toEqual([]);
-    expect((await store.listReservations()).map((r) => r.uid)).toEqual(["b"]);
-    expect((await store.listCalendars()).map((c) => c.id)).toEqual([ben.calendar.id]);
-  });
+    it("records a failure on the calendar without touching its reservations or validators", async () => {
+      const store = await open();
+      const { owner, calendar } = await loft(store);
+      await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], feed: feed('"v1"', 1) }));
+      const before = await store.listReservations();
+      const failedAt = new Date();
+      await store.recordCalendarFailure({
+        calendarId: calendar.id, error: { code: "http_error", message: "feed answered HTTP 503", httpStatus: 503 }, failedAt,
+      });
+      expect(await store.getCalendar(calendar.id)).toMatchObject({
+        lastStatus: "failed", lastErrorCode: "http_error", lastErrorMessage: "feed answered HTTP 503",
+        lastSyncedAt: failedAt.toISOString(),
+      });
+      expect(await store.listReservations()).toEqual(before);
+      expect((await store.ownerCalendars(owner.id)).calendars[0]).toMatchObject({ etag: '"v1"', lastFound: 1 });
 
-  it("refuses a property for an unknown owner", async () => {
-    const store = await open();
-    await expect(store.createProperty("own_missing", "Loft")).rejects.toThrow(/FOREIGN KEY/);
-  });
-
-  it("finds tokens by hash, remembers their use and revokes them once", async () => {
-    const store = await open();
-    const owner = await store.createOwner("Ana");
-    const expiresAt = new Date(Date.now() + 86_400_000);
-    const token = await store.createToken({ ownerId: owner.id, name: "ci", prefix: "cs_abcd", hash: "f".repeat(64), expiresAt });
-    expect(token).toMatchObject({ name: "ci", prefix: "cs_abcd", expiresAt: expiresAt.toISOString(), revokedAt: null });
-    expect(token.id).toMatch(/^tok_[0-9A-Za-z]{20}$/);
-    expect((await store.findTokenByHash("f".repeat(64)))?.id).toBe(token.id);
-    expect(await store.findTokenByHash("e".repeat(64))).toBeUndefined();
-
-    const used = new Date("2030-01-01T10:00:00.000Z");
-    await store.touchToken(token.id, used);
-    expect((await store.findTokenByHash("f".repeat(64)))?.lastUsedAt).toBe(used.toISOString());
-
-    const first = new Date("2030-01-02T10:00:00.000Z");
-    expect(await store.revokeToken(token.id, first)).toBe(true);
-    expect(await store.revokeToken(token.id, new Date("2030-01-03T10:00:00.000Z"))).toBe(true);
-    expect((await store.findTokenByHash("f".repeat(64)))?.revokedAt).toBe(first.toISOString());
-    expect(await store.revokeToken("tok_missing")).toBe(false);
-  });
-
-  it("lists tokens per owner and never stores one hash twice", async () => {
-    const store = await open();
-    const ana = await store.createOwner("Ana");
-    const ben = await store.createOwner("Ben");
-    const t1 = await store.createToken({ ownerId: ana.id, name: "one", prefix: "cs_1", hash: "1".repeat(64), expiresAt: null });
-    const t2 = await store.createToken({ ownerId: ben.id, name: "two", prefix: "cs_2", hash: "2".repeat(64), expiresAt: null });
-    expect((await store.listTokens(ana.id)).map((t) => t.id)).toEqual([t1.id]);
-    expect((await store.listTokens()).map((t) => t.id)).toEqual([t1.id, t2.id]);
-    await expect(
-      store.createToken({ ownerId: ben.id, name: "dup", prefix: "cs_1", hash: "1".repeat(64), expiresAt: null }),
-    ).rejects.toThrow(/UNIQUE/);
-  });
-
-  it("finds a property by its outbound feed token", async () => {
-    const store = await open();
-    const { owner, property } = await loft(store);
-    expect(property.feedToken).toBeNull();
-    await store.setPropertyFeedToken(property.id, "secret-1");
-    expect((await store.getPropertyByFeedToken("secret-1"))?.id).toBe(property.id);
-    expect(await store.getPropertyByFeedToken("secret-2")).toBeUndefined();
-    const other = await store.createProperty(owner.id, "Cabin");
-    await expect(store.setPropertyFeedToken(other.id, "secret-1")).rejects.toThrow(/UNIQUE/);
-  });
-
-  it("lists reservations by property name and start, filtered by owner, property and status", async () => {
-    const store = await open();
-    const ana = await loft(store); // "Loft"
-    const cabin = await store.createProperty(ana.owner.id, "Cabin");
-    const cabinCal = await store.createCalendar({ propertyId: cabin.id, url: "https://c.example/c.ics", source: "vrbo" });
-    const ben = await loft(store);
-    await store.applyCalendarSync(write(ana.calendar.id, { inserts: [event("l2", day(20), day(21)), event("l1", day(5), day(6))] }));
-    await store.applyCalendarSync(write(cabinCal.id, { inserts: [event("c1", day(30), day(31))] }));
-    await store.applyCalendarSync(write(ben.calendar.id, { inserts: [event("b1", day(1), day(2))] }));
-    const l2 = (await store.listReservations()).find((r) => r.uid === "l2")!;
-    await store.applyCalendarSync(write(ana.calendar.id, { cancels: [l2.id] }));
-
-    expect((await store.listReservations({ ownerId: ana.owner.id })).map((r) => r.uid)).toEqual(["c1", "l1", "l2"]);
-    expect((await store.listReservations({ ownerId: ana.owner.id, status: "active" })).map((r) => r.uid)).toEqual(["c1", "l1"]);
-    expect((await store.listReservations({ status: "cancelled" })).map((r) => r.uid)).toEqual(["l2"]);
-    expect((await store.listReservations({ propertyId: ben.property.id })).map((r) => r.uid)).toEqual(["b1"]);
-    expect((await store.listReservations({ propertyId: cabin.id }))[0]).toEqual({
-      id: expect.stringMatching(/^rsv_[0-9A-Za-z]{20}$/), propertyId: cabin.id, calendarId: cabinCal.id, source: "vrbo",
-      uid: "c1", kind: "booking", status: "active", start: day(30), end: day(31), summary: "Reserved", details: {},
-      arrival: day(30), departure: day(31), eventZone: null, echoOf: null,
+      // The next success clears the error.
+      await store.applyCalendarSync(write(calendar.id, { feed: feed('"v1"', 1) }));
+      expect(await store.getCalendar(calendar.id)).toMatchObject({ lastStatus: "success", lastErrorCode: null, lastErrorMessage: null });
     });
   });
 
-  it("gives ids that sort in creation order, so inserts append to the primary-key index", async () => {
-    const store = await open();
-    const first = (await store.createOwner("Ana")).id;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = (await store.createOwner("Ben")).id;
-    expect(first < second).toBe(true);
-    expect(new Set(Array.from({ length: 1000 }, async () => (await store.createOwner("x")).id)).size).toBe(1000);
+  describe("the sync history", () => {
+    const response = (propertyId: string) => ({
+      ok: false, syncedCalendars: 2, propertiesChecked: 1, failed: 1, durationMs: 412,
+      results: [
+        { propertyId, propertyName: "Loft", source: "airbnb" as const, ok: true,
+          result: { status: "success" as const, reservationsFound: 4, reservationsCreated: 1, reservationsUpdated: 0,
+            reservationsCancelled: 1 } },
+        { propertyId, propertyName: "Loft", source: "booking" as const, ok: false,
+          result: { status: "failed" as const, reservationsFound: 0, reservationsCreated: 0, reservationsUpdated: 0,
+            reservationsCancelled: 0, error: { code: "http_error" as const, message: "feed answered HTTP 503", httpStatus: 503 } } },
+      ],
+    });
+
+    it("keeps each run with one result per calendar, newest run first", async () => {
+      const store = await open();
+      const { owner, property, calendar } = await loft(store);
+      const booking = await store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
+      const earlier = new Date(Date.now() - 60_000);
+      await store.recordSyncRun({
+        ownerId: owner.id, trigger: "schedule", dryRun: false, startedAt: earlier, calendarIds: [],
+        response: { ok: true, syncedCalendars: 0, propertiesChecked: 1, failed: 0, durationMs: 3, results: [] },
+      });
+      await store.recordSyncRun({
+        ownerId: owner.id, trigger: "api", dryRun: false, startedAt: new Date(), calendarIds: [calendar.id, booking.id],
+        response: response(property.id),
+      });
+
+      const runs = await store.listSyncRuns({ ownerId: owner.id });
+      expect(runs).toMatchObject([
+        { trigger: "api", ok: false, syncedCalendars: 2, failed: 1, durationMs: 412, dryRun: false },
+        { trigger: "schedule", ok: true, startedAt: earlier.toISOString() },
+      ]);
+      expect(runs[0]!.id).toMatch(/^run_[0-9A-Za-z]{20}$/);
+      expect(await store.listSyncRuns({ ownerId: owner.id, limit: 1 })).toHaveLength(1);
+      const results = await query(
+        "SELECT calendar_id, status, found, error_code, http_status FROM sync_run_results WHERE run_id = ? ORDER BY position",
+        [runs[0]!.id],
+      );
+      expect(results).toEqual([
+        { calendar_id: calendar.id, status: "success", found: 4, error_code: null, http_status: null },
+        { calendar_id: booking.id, status: "failed", found: 0, error_code: "http_error", http_status: 503 },
+      ]);
+    });
+
+    it("keeps the history of a calendar removed during or after the run, unlinked", async () => {
+      const store = await open();
+      const { owner, property, calendar } = await loft(store);
+      const booking = await store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
+      await store.removeCalendar(booking.id); // removed while the run was going
+      await store.recordSyncRun({
+        ownerId: owner.id, trigger: "cli", dryRun: false, startedAt: new Date(), calendarIds: [calendar.id, booking.id],
+        response: response(property.id),
+      });
+      await store.removeCalendar(calendar.id); // removed later
+      const linked = (await query("SELECT calendar_id FROM sync_run_results ORDER BY position")).map((row) => row.calendar_id);
+      expect(linked).toEqual([null, null]);
+      expect(await store.listSyncRuns()).toHaveLength(1);
+    });
   });
 
-  it("gives every record a prefixed id and an ISO-8601 UTC creation time", async () => {
-    const store = await open();
-    const { owner, property, calendar } = await loft(store);
-    expect(owner.id).toMatch(/^own_[0-9A-Za-z]{20}$/);
-    expect(property.id).toMatch(/^prp_[0-9A-Za-z]{20}$/);
-    expect(calendar.id).toMatch(/^cal_[0-9A-Za-z]{20}$/);
-    for (const at of [owner.createdAt, property.createdAt, calendar.createdAt]) {
-      expect(at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    }
+  describe("administration", () => {
+    it("removes a property with its calendars and reservations, and says when it knows no such property", async () => {
+      const store = await open();
+      const { owner, property, calendar } = await loft(store);
+      const other = await store.createProperty(owner.id, "Cabin");
+      const otherCalendar = await store.createCalendar({ propertyId: other.id, url: "https://c.example/c.ics", source: "vrbo" });
+      await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))] }));
+      await store.applyCalendarSync(write(otherCalendar.id, { inserts: [event("b", day(10), day(14))] }));
+
+      expect(await store.removeProperty(property.id)).toBe(true);
+      expect(await store.removeProperty(property.id)).toBe(false);
+      expect(await store.getProperty(property.id)).toBeUndefined();
+      expect((await store.listCalendars()).map((c) => c.id)).toEqual([otherCalendar.id]);
+      expect((await store.listReservations()).map((r) => r.uid)).toEqual(["b"]);
+    });
+
+    it("dates a property's feed change by the commit, not the sync's clock read before the fetch", async () => {
+      const store = await open();
+      const { property, calendar } = await loft(store);
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      const before = new Date().toISOString();
+      await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))], syncedAt: hourAgo }));
+      expect((await store.propertyFeedReservations(property.id)).updatedAt! >= before).toBe(true);
+      // Nothing written, nothing changed: the date stays.
+      const stamped = (await store.propertyFeedReservations(property.id)).updatedAt;
+      await store.applyCalendarSync(write(calendar.id, {}));
+      expect((await store.propertyFeedReservations(property.id)).updatedAt).toBe(stamped);
+    });
+
+    it("removes a calendar with its reservations only", async () => {
+      const store = await open();
+      const { property, calendar } = await loft(store);
+      const kept = await store.createCalendar({ propertyId: property.id, url: "https://b.example/2.ics", source: "booking" });
+      await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))] }));
+      await store.applyCalendarSync(write(kept.id, { inserts: [event("b", day(20), day(24))] }));
+
+      expect(await store.removeCalendar(calendar.id)).toBe(true);
+      expect(await store.removeCalendar(calendar.id)).toBe(false);
+      expect(await store.getCalendar(calendar.id)).toBeUndefined();
+      expect((await store.listReservations()).map((r) => r.uid)).toEqual(["b"]);
+      expect(await store.getProperty(property.id)).toBeDefined();
+    });
+
+    it("deletes everything of an owner with the owner", async () => {
+      const store = await open();
+      const { owner, calendar } = await loft(store);
+      const ben = await loft(store);
+      await store.createToken({ ownerId: owner.id, name: "ci", prefix: "cs_abcd", hash: "a".repeat(64), expiresAt: null });
+      await store.applyCalendarSync(write(calendar.id, { inserts: [event("a", day(10), day(14))] }));
+      await store.applyCalendarSync(write(ben.calendar.id, { inserts: [event("b", day(10), day(14))] }));
+
+      // No door removes owners yet; the schema must still cascade for the one that will.
+      await query("DELETE FROM owners WHERE id = ?", [owner.id]);
+
+      expect(await store.listProperties(owner.id)).toEqual([]);
+      expect(await store.listTokens(owner.id)).toEqual([]);
+      expect((await store.listReservations()).map((r) => r.uid)).toEqual(["b"]);
+      expect((await store.listCalendars()).map((c) => c.id)).toEqual([ben.calendar.id]);
+    });
+
+    it("refuses a property for an unknown owner", async () => {
+      const store = await open();
+      await expect(store.createProperty("own_missing", "Loft")).rejects.toThrow(/foreign key/i);
+    });
+
+    it("finds tokens by hash, remembers their use and revokes them once", async () => {
+      const store = await open();
+      const owner = await store.createOwner("Ana");
+      const expiresAt = new Date(Date.now() + 86_400_000);
+      const token = await store.createToken({ ownerId: owner.id, name: "ci", prefix: "cs_abcd", hash: "f".repeat(64), expiresAt });
+      expect(token).toMatchObject({ name: "ci", prefix: "cs_abcd", expiresAt: expiresAt.toISOString(), revokedAt: null });
+      expect(token.id).toMatch(/^tok_[0-9A-Za-z]{20}$/);
+      expect((await store.findTokenByHash("f".repeat(64)))?.id).toBe(token.id);
+      expect(await store.findTokenByHash("e".repeat(64))).toBeUndefined();
+
+      const used = new Date("2030-01-01T10:00:00.000Z");
+      await store.touchToken(token.id, used);
+      expect((await store.findTokenByHash("f".repeat(64)))?.lastUsedAt).toBe(used.toISOString());
+
+      const first = new Date("2030-01-02T10:00:00.000Z");
+      expect(await store.revokeToken(token.id, first)).toBe(true);
+      expect(await store.revokeToken(token.id, new Date("2030-01-03T10:00:00.000Z"))).toBe(true);
+      expect((await store.findTokenByHash("f".repeat(64)))?.revokedAt).toBe(first.toISOString());
+      expect(await store.revokeToken("tok_missing")).toBe(false);
+    });
+
+    it("lists tokens per owner and never stores one hash twice", async () => {
+      const store = await open();
+      const ana = await store.createOwner("Ana");
+      const ben = await store.createOwner("Ben");
+      const t1 = await store.createToken({ ownerId: ana.id, name: "one", prefix: "cs_1", hash: "1".repeat(64), expiresAt: null });
+      const t2 = await store.createToken({ ownerId: ben.id, name: "two", prefix: "cs_2", hash: "2".repeat(64), expiresAt: null });
+      expect((await store.listTokens(ana.id)).map((t) => t.id)).toEqual([t1.id]);
+      expect((await store.listTokens()).map((t) => t.id)).toEqual([t1.id, t2.id]);
+      await expect(
+        store.createToken({ ownerId: ben.id, name: "dup", prefix: "cs_1", hash: "1".repeat(64), expiresAt: null }),
+      ).rejects.toThrow(/unique/i);
+    });
+
+    it("finds a property by its outbound feed token", async () => {
+      const store = await open();
+      const { owner, property } = await loft(store);
+      expect(property.feedToken).toBeNull();
+      await store.setPropertyFeedToken(property.id, "secret-1");
+      expect((await store.getPropertyByFeedToken("secret-1"))?.id).toBe(property.id);
+      expect(await store.getPropertyByFeedToken("secret-2")).toBeUndefined();
+      const other = await store.createProperty(owner.id, "Cabin");
+      await expect(store.setPropertyFeedToken(other.id, "secret-1")).rejects.toThrow(/unique/i);
+    });
+
+    it("lists reservations by property name and start, filtered by owner, property and status", async () => {
+      const store = await open();
+      const ana = await loft(store); // "Loft"
+      const cabin = await store.createProperty(ana.owner.id, "Cabin");
+      const cabinCal = await store.createCalendar({ propertyId: cabin.id, url: "https://c.example/c.ics", source: "vrbo" });
+      const ben = await loft(store);
+      await store.applyCalendarSync(write(ana.calendar.id, { inserts: [event("l2", day(20), day(21)), event("l1", day(5), day(6))] }));
+      await store.applyCalendarSync(write(cabinCal.id, { inserts: [event("c1", day(30), day(31))] }));
+      await store.applyCalendarSync(write(ben.calendar.id, { inserts: [event("b1", day(1), day(2))] }));
+      const l2 = (await store.listReservations()).find((r) => r.uid === "l2")!;
+      await store.applyCalendarSync(write(ana.calendar.id, { cancels: [l2.id] }));
+
+      expect((await store.listReservations({ ownerId: ana.owner.id })).map((r) => r.uid)).toEqual(["c1", "l1", "l2"]);
+      expect((await store.listReservations({ ownerId: ana.owner.id, status: "active" })).map((r) => r.uid)).toEqual(["c1", "l1"]);
+      expect((await store.listReservations({ status: "cancelled" })).map((r) => r.uid)).toEqual(["l2"]);
+      expect((await store.listReservations({ propertyId: ben.property.id })).map((r) => r.uid)).toEqual(["b1"]);
+      expect((await store.listReservations({ propertyId: cabin.id }))[0]).toEqual({
+        id: expect.stringMatching(/^rsv_[0-9A-Za-z]{20}$/), propertyId: cabin.id, calendarId: cabinCal.id, source: "vrbo",
+        uid: "c1", kind: "booking", status: "active", start: day(30), end: day(31), summary: "Reserved", details: {},
+        arrival: day(30), departure: day(31), eventZone: null, echoOf: null,
+      });
+    });
+
+    it("gives ids that sort in creation order, so inserts append to the primary-key index", async () => {
+      const store = await open();
+      const first = (await store.createOwner("Ana")).id;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const second = (await store.createOwner("Ben")).id;
+      expect(first < second).toBe(true);
+      const ids = await Promise.all(Array.from({ length: 1000 }, async () => (await store.createOwner("x")).id));
+      expect(new Set(ids).size).toBe(1000);
+    });
+
+    it("gives every record a prefixed id and an ISO-8601 UTC creation time", async () => {
+      const store = await open();
+      const { owner, property, calendar } = await loft(store);
+      expect(owner.id).toMatch(/^own_[0-9A-Za-z]{20}$/);
+      expect(property.id).toMatch(/^prp_[0-9A-Za-z]{20}$/);
+      expect(calendar.id).toMatch(/^cal_[0-9A-Za-z]{20}$/);
+      for (const at of [owner.createdAt, property.createdAt, calendar.createdAt]) {
+        expect(at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      }
+    });
   });
 });
 

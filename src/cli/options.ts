@@ -5,9 +5,9 @@ import { UsageError } from "./context.js";
 
 const FEED_PROTOCOLS = ["http:", "https:", "webcal:", "webcals:"];
 
-/** `--db PATH`: the SQLite file; `CALSYNC_DB` and the user data directory are the fallbacks. */
+/** `--db PATH|URL`: the SQLite file or a `postgres://` URL; `CALSYNC_DB` and the user data directory are the fallbacks. */
 export function dbOption() {
-  return new Option("--db <path>", "SQLite database file (default: $CALSYNC_DB, else the user data directory)");
+  return new Option("--db <path>", "SQLite database file or postgres:// URL (default: $CALSYNC_DB, else the user data directory)");
 }
 
 /** `--json`: one JSON document on stdout instead of text for people. */

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import type { CliContext } from "./context.js";
 import { calendarCommand } from "./commands/calendar.js";
 import { conflictsCommand } from "./commands/conflicts.js";
+import { dbCommand } from "./commands/db.js";
 import { demoCommand } from "./commands/demo.js";
 import { exportCommand } from "./commands/export.js";
 import { ownerCommand } from "./commands/owner.js";
@@ -29,7 +30,7 @@ Web dashboard for owners (same port as the API):
   calsync serve
   calsync owner invite --owner own_…      # a one-time link where they choose a password
 
-Environment: CALSYNC_DB (database file), CALSYNC_API_KEY and CALSYNC_BASE_URL (remote sync),
+Environment: CALSYNC_DB (database file or postgres:// URL), CALSYNC_API_KEY and CALSYNC_BASE_URL (remote sync),
 CALSYNC_ALLOW_PRIVATE_NETWORKS=1 (let feeds reach private addresses).`;
 
 /** Builds the whole program for one run; commands write through `context`. */
@@ -51,6 +52,7 @@ export function buildProgram(context: CliContext): Command {
     webhookCommand(context),
     exportCommand(context),
     demoCommand(context),
+    dbCommand(context),
   ];
   for (const command of commands) program.addCommand(command);
   configure(program, context);

@@ -12,6 +12,8 @@ import type {
 
 /** One finished run, for the sync history. */
 export interface SyncRunRecord {
+  /** Id to record the run under, so that others waiting for it can read its response. @default a new id */
+  id?: string;
   ownerId: string;
   trigger: SyncTrigger;
   dryRun: boolean;

@@ -33,6 +33,8 @@ export interface SyncOwnerOptions {
   timeoutMs?: number;
   /** Largest feed body accepted, in bytes after decompression. @default 10 MiB */
   maxBytes?: number;
+  /** Id the run is recorded under (single flight across processes reads its response by it). @default a new id */
+  runId?: string;
   /** What started the run, kept in the sync history. @default "cli" */
   trigger?: SyncTrigger;
   /** Clock, for tests. @default () => new Date() */
@@ -125,6 +127,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   };
   if (!options.dryRun) {
     await options.store.recordSyncRun({
+      id: options.runId,
       ownerId: options.ownerId,
       trigger: options.trigger ?? "cli",
       dryRun: false,

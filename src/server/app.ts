@@ -2,6 +2,7 @@
 // single flight and the dashboard's pages in their own files.
 import { H3, type H3Event } from "h3";
 import type { FetchLimiter } from "../engine/fetch-limiter.js";
+import { isStoreUnavailable } from "../store/errors.js";
 import type { Store } from "../store/types.js";
 import type { AccessLogLine } from "./access-log.js";
 import { authenticate } from "./auth.js";
@@ -18,6 +19,9 @@ import { createSyncRunner, type SyncRunner } from "./single-flight.js";
 
 export { SYNC_PATH };
 
+/** What a 503 tells clients to wait before trying again, in seconds (the SDK honours it). */
+const RETRY_AFTER_S = 2;
+
 /** Options of `createApp`. */
 export interface AppOptions {
   /** Database the API answers from (tokens, owners, calendars). */
@@ -28,7 +32,7 @@ export interface AppOptions {
   limiter?: FetchLimiter;
   /** Receives one access log line per request. @default no access log */
   logger?: (line: AccessLogLine) => void;
-  /** Receives unexpected faults (answered with a generic 500) with the request id, for the operator's log. */
+  /** Receives faults (a generic 500, or 503 when the database cannot be reached) with the request id, for the operator's log. */
   onError?: (error: unknown, requestId: string) => void;
   /** Clock for token expiry and sync times. @default () => new Date() */
   now?: () => Date;
@@ -36,7 +40,10 @@ export interface AppOptions {
   feedTimeoutMs?: number;
   /** Single-flight runner to share with a scheduler; built from the options above when left out. */
   runner?: SyncRunner;
-  /** Counts sync requests per token; `null` for no limit. @default 6 a minute per token, in memory */
+  /**
+   * Counts sync requests per token; `null` for no limit. `storeRateLimiter(store, policy)` gives the one
+   * that holds across instances on PostgreSQL. @default 6 a minute per token, in memory
+   */
   rateLimiter?: TokenRateLimiter | null;
   /** Serves `GET /metrics` and counts requests (and runs, when the runner is built here). @default no metrics */
   metrics?: ServerMetrics;
@@ -87,7 +94,8 @@ export function createApp(options: AppOptions): H3 {
   // The API's paths (and every path without the dashboard) answer JSON; the dashboard's answer HTML.
   const json = (event: H3Event) => !dashboard || isApiPath(event.url.pathname);
 
-  // Wraps every route: request id, unknown paths, faults → generic 500, security headers, access log.
+  // Wraps every route: request id, unknown paths, faults → generic 500 (503 for an unreachable database),
+  // security headers, access log.
   app.use(async (event, next) => {
     const started = performance.now();
     const state = stateOf(event);
@@ -98,9 +106,7 @@ export function createApp(options: AppOptions): H3 {
       else response = json(event) ? errorResponse(404, "not_found", state.requestId) : notFoundPage();
     } catch (error) {
       options.onError?.(error, state.requestId);
-      response = json(event)
-        ? errorResponse(500, "internal_error", state.requestId)
-        : errorPage(500, "Something went wrong", `The server could not answer. Its log has the details under request id ${state.requestId}.`);
+      response = faultResponse(error, json(event), state.requestId);
     }
     withRateLimitPolicy(response, event.url.pathname, rateLimiter);
     options.metrics?.countRequest(event.req.method, event.context.matchedRoute?.route, response.status);
@@ -155,4 +161,17 @@ export function createApp(options: AppOptions): H3 {
   });
 
   return app;
+}
+
+// A fault as the client reads it: JSON or an HTML page, 503 with Retry-After while the database is unreachable.
+function faultResponse(error: unknown, json: boolean, requestId: string): Response {
+  if (isStoreUnavailable(error)) {
+    const headers = { "retry-after": String(RETRY_AFTER_S) };
+    return json
+      ? errorResponse(503, "unavailable", requestId, headers)
+      : errorPage(503, "Database unavailable", "The server cannot reach its database right now. Try again in a moment.", { headers });
+  }
+  return json
+    ? errorResponse(500, "internal_error", requestId)
+    : errorPage(500, "Something went wrong", `The server could not answer. Its log has the details under request id ${requestId}.`);
 }

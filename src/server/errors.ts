@@ -13,7 +13,7 @@ const MESSAGES: Record<ApiErrorCode, string> = {
   bad_request: "the request could not be read as HTTP",
   request_too_large: "the request's headers are too large",
   rate_limited: "too many requests for this API token; retry after the time in Retry-After",
-  unavailable: "the service is unavailable; retry later",
+  unavailable: "the database cannot be reached; try again shortly",
 };
 
 /** Reason phrases for the statuses the API answers with; without one, Node sends an empty phrase. */

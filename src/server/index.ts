@@ -8,6 +8,7 @@ export { generateToken, hashToken, checkToken, type GeneratedToken, type TokenCh
 export {
   DEFAULT_RATE_LIMIT,
   memoryRateLimiter,
+  storeRateLimiter,
   tokenRateLimiter,
   type RateLimitDecision,
   type RateLimitPolicy,

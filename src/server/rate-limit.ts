@@ -1,6 +1,7 @@
 // Per-token rate limit of the sync operation (CONTRACT §12), behind a small interface so that the
 // in-memory count of one process can be swapped for a shared one (RateLimiterPostgres) on PostgreSQL.
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Store } from "../store/types.js";
 import { errorResponse } from "./errors.js";
 import type { RateLimitPolicy } from "./rate-limit-policy.js";
 
@@ -51,11 +52,24 @@ export function tokenRateLimiter(backend: RateLimiterAbstract): TokenRateLimiter
 
 /** An in-memory limiter: counts in this process only, which is all a SQLite-backed server needs. */
 export function memoryRateLimiter(policy: RateLimitPolicy): TokenRateLimiter {
-  const { limit, windowSeconds } = policy;
+  assertPolicy(policy);
+  return tokenRateLimiter(new RateLimiterMemory({ points: policy.limit, duration: policy.windowSeconds }));
+}
+
+/**
+ * The limiter a server on `store` should use: counts in the database when the store shares them
+ * across instances (PostgreSQL), else in this process's memory (SQLite).
+ */
+export async function storeRateLimiter(store: Pick<Store, "sharedRateLimiter">, policy: RateLimitPolicy): Promise<TokenRateLimiter> {
+  assertPolicy(policy);
+  const shared = await store.sharedRateLimiter(policy);
+  return shared ? tokenRateLimiter(shared) : memoryRateLimiter(policy);
+}
+
+function assertPolicy({ limit, windowSeconds }: RateLimitPolicy): void {
   if (!Number.isSafeInteger(limit) || limit < 1 || !Number.isSafeInteger(windowSeconds) || windowSeconds < 1) {
     throw new Error(`invalid rate limit ${limit} per ${windowSeconds} s: both must be whole numbers of at least 1`);
   }
-  return tokenRateLimiter(new RateLimiterMemory({ points: policy.limit, duration: policy.windowSeconds }));
 }
 
 /** The headers telling a token where it stands; a refused request also gets `Retry-After`. */

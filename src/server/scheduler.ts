@@ -1,4 +1,5 @@
-// `--sync-every`: syncs every owner on an interval through the shared single-flight runner.
+// `--sync-every`: syncs every owner on an interval through the shared single-flight runner. Owners are
+// claimed in the store (CONTRACT §10), so N instances on one database sync each owner once per period.
 import type { Store } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
 import type { SyncRunner } from "./single-flight.js";
@@ -8,7 +9,7 @@ export const MAX_INTERVAL_MS = 2_147_483_647;
 
 /** Options of `startScheduler`. */
 export interface SchedulerOptions {
-  store: Store;
+  store: Pick<Store, "claimScheduledSyncs">;
   runner: SyncRunner;
   /** Time between two rounds, in milliseconds (1 … MAX_INTERVAL_MS). */
   everyMs: number;
@@ -31,30 +32,41 @@ export function assertInterval(everyMs: number): void {
   }
 }
 
-/** Starts syncing every owner that has calendars each `everyMs`; the first round runs after one interval. */
+/** How often an instance looks for due owners: a quarter period, so a claim is at most that late, within 10 ms … 30 s. */
+export function claimEveryMs(everyMs: number): number {
+  return Math.min(Math.max(Math.floor(everyMs / 4), 10), 30_000);
+}
+
+/**
+ * Syncs every owner that has calendars once each `everyMs`, the first time one period after it is first
+ * seen. Each look claims the owners that are due and not being synced anywhere.
+ */
 export function startScheduler(options: SchedulerOptions): Scheduler {
   assertInterval(options.everyMs);
-  const round = async () => {
+  let looking = false;
+  const look = async () => {
+    // A slow claim (a busy database) is not stacked under the next one.
+    if (looking) return;
+    looking = true;
     let owners: string[];
     try {
-      // Owners without calendars are skipped so the history holds only runs that did something.
-      const withCalendars = new Set((await options.store.listCalendars()).map((calendar) => calendar.ownerId));
-      owners = (await options.store.listOwners()).map((owner) => owner.id).filter((id) => withCalendars.has(id));
+      owners = await options.store.claimScheduledSyncs({ everyMs: options.everyMs });
     } catch (error) {
       options.onError?.(error, null);
       return;
+    } finally {
+      looking = false;
     }
     for (const ownerId of owners) {
-      // An owner whose run is still going (from the API or an earlier round) is left to it: joining
+      // An owner whose run is still going (from the API, a CLI or another instance) is left to it: joining
       // would report that one run once per round, and start the next the instant it ends.
-      if (options.runner.isRunning(ownerId)) continue;
-      options.runner.run(ownerId, "schedule").then(
-        (response) => options.onRun?.(ownerId, response),
+      options.runner.runIfIdle(ownerId, "schedule").then(
+        (response) => response && options.onRun?.(ownerId, response),
         (error: unknown) => options.onError?.(error, ownerId),
       );
     }
   };
-  const timer = setInterval(round, options.everyMs);
+  const timer = setInterval(look, claimEveryMs(options.everyMs));
   return {
     stop() {
       clearInterval(timer);

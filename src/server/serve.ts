@@ -11,8 +11,9 @@ import { createServerLog, type ServerLog } from "./access-log.js";
 import { createApp } from "./app.js";
 import { isValidHost, listenExactly } from "./listen.js";
 import { createServerMetrics } from "./metrics.js";
-import { DEFAULT_RATE_LIMIT, memoryRateLimiter, type RateLimitPolicy } from "./rate-limit.js";
+import { DEFAULT_RATE_LIMIT, storeRateLimiter, type RateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
+import { DEFAULT_LEASE_MS } from "./owner-lease.js";
 import { createSyncRunner } from "./single-flight.js";
 import { startWebhookWorker, type DeliveryAttempt, type WebhookDeliveryOptions, type WebhookWorker } from "./webhooks/worker.js";
 
@@ -20,7 +21,7 @@ import { startWebhookWorker, type DeliveryAttempt, type WebhookDeliveryOptions, 
 export interface ServeOptions {
   /** Database to serve; left open on close. @default opened from `dbPath` (and closed on close) */
   store?: Store;
-  /** SQLite file to open when `store` is left out. @default $CALSYNC_DB, else calsync.db in the user data directory */
+  /** SQLite file or `postgres://` URL to open when `store` is left out. @default $CALSYNC_DB, else calsync.db in the user data directory */
   dbPath?: string;
   /** Interface to listen on. @default "127.0.0.1" */
   host?: string;
@@ -36,7 +37,10 @@ export interface ServeOptions {
   jsonLogs?: boolean;
   /** Receives each log line (no trailing newline). @default writes to stderr */
   log?: (line: string) => void;
-  /** Sync requests allowed per token and window; `null` for no limit. @default 6 a minute */
+  /**
+   * Sync requests allowed per token and window; `null` for no limit. Counted in the database on PostgreSQL
+   * (so the limit holds across instances), in memory on SQLite. @default 6 a minute
+   */
   rateLimit?: RateLimitPolicy | null;
   /** Serve Prometheus metrics at `GET /metrics`. @default false */
   metrics?: boolean;
@@ -96,12 +100,23 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       await pool?.close();
       throw error;
     }));
+  let rateLimiter: TokenRateLimiter | null;
+  try {
+    const rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
+    rateLimiter = rateLimit && (await storeRateLimiter(store, rateLimit));
+  } catch (error) {
+    await pool?.close();
+    if (ownsStore) await store.close();
+    throw error;
+  }
 
   const metrics = options.metrics ? createServerMetrics({ outboxDepth: () => store.countPendingWebhookDeliveries() }) : undefined;
   let webhooks: WebhookWorker | undefined;
   const runner = createSyncRunner({
     store,
     allowPrivateNetworks: options.allowPrivateNetworks,
+    leaseMs: leaseMsFor(options.syncEveryMs),
+    onWait: (ownerId, lease) => log.event("info", "waiting for a sync running elsewhere", { ownerId, runId: lease.runId, holder: lease.holder }),
     parse: pool?.parse,
     ...metrics?.syncHooks,
     // A run's events are in the outbox once it ends: send them now rather than at the next poll.
@@ -111,13 +126,11 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     },
     onProgress: (ownerId, trigger, progress) => logFailingCalendar(log, ownerId, trigger, progress),
   });
-  // In memory: one process's count. A PostgreSQL store shared by instances wants RateLimiterPostgres here.
-  const rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
   const app = createApp({
     store,
     runner,
     metrics,
-    rateLimiter: rateLimit && memoryRateLimiter(rateLimit),
+    rateLimiter,
     allowPrivateNetworks: options.allowPrivateNetworks,
     trustProxy: options.trustProxy,
     logger: log.access,
@@ -183,6 +196,14 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     app,
     close: (closeOptions = {}) => (closing ??= close(closeOptions.graceMs ?? DEFAULT_GRACE_MS)),
   };
+}
+
+/**
+ * An owner's lease: short enough that an instance killed mid-run keeps that owner from its next scheduled
+ * sync for at most one period (CONTRACT §10), long enough that a busy event loop renews it in time.
+ */
+export function leaseMsFor(syncEveryMs: number | undefined): number {
+  return syncEveryMs === undefined ? DEFAULT_LEASE_MS : Math.min(Math.max(syncEveryMs, 1_000), DEFAULT_LEASE_MS);
 }
 
 async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {

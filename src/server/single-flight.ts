@@ -1,13 +1,17 @@
-// One sync per owner at a time: a request that arrives while its owner's run is going joins that run.
+// One sync per owner at a time: a request that arrives while its owner's run is going joins that run,
+// whether it goes in this process (the promise is shared) or in another process or instance on the
+// same database (the owner's lease, see owner-lease.ts).
 import { createFetchLimiter, type FetchLimiter } from "../engine/fetch-limiter.js";
 import type { SyncTrigger } from "../engine/model.js";
 import type { SyncStore } from "../engine/store-port.js";
 import { syncOwner, type FeedFetch, type SyncOwnerOptions, type SyncProgress } from "../engine/sync.js";
+import type { SyncLease } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
+import { runWithOwnerLease, type LeaseMode, type LeaseStore } from "./owner-lease.js";
 
 /** How the runner calls the engine. */
 export interface SyncRunnerOptions {
-  store: SyncStore;
+  store: SyncStore & LeaseStore;
   /** Let feed URLs reach loopback and private addresses. @default false */
   allowPrivateNetworks?: boolean;
   /** Shared by every run, so the global fetch limits hold across owners. @default createFetchLimiter() */
@@ -16,9 +20,16 @@ export interface SyncRunnerOptions {
   feedTimeoutMs?: number;
   /** Clock, for tests. @default () => new Date() */
   now?: () => Date;
+  /** How long an owner's lease lasts unless renewed, in milliseconds. @default DEFAULT_LEASE_MS (15 s) */
+  leaseMs?: number;
+  /** Told when a run waits for a run of the same owner in another process or instance. */
+  onWait?: (ownerId: string, lease: SyncLease) => void;
   /** Called after each calendar of every run (e.g. to log a calendar that keeps failing). */
   onProgress?: (ownerId: string, trigger: SyncTrigger, progress: SyncProgress) => void;
-  /** Called once per run (not per joining request) when it ends, e.g. for metrics. */
+  /**
+   * Called once per run this process makes, when it ends (not per joining request, nor for a run that
+   * another process made and this one answered), e.g. for metrics.
+   */
   onRunFinished?: (run: FinishedRun) => void;
   /** Called after each feed fetch of any run, e.g. for metrics. */
   onFeedFetched?: (fetch: FeedFetch) => void;
@@ -36,9 +47,11 @@ export interface FinishedRun {
 
 /** Runs the engine for owners, single flight per owner, different owners in parallel. */
 export interface SyncRunner {
-  /** The running sync of `ownerId` if there is one (whatever started it), else a new one. */
+  /** The running sync of `ownerId` if there is one (whatever started it, wherever), else a new one. */
   run(ownerId: string, trigger: SyncTrigger): Promise<SyncResponse>;
-  /** True while a sync of `ownerId` is running. */
+  /** A new sync of `ownerId`, or undefined (without waiting) when one is going anywhere. */
+  runIfIdle(ownerId: string, trigger: SyncTrigger): Promise<SyncResponse | undefined>;
+  /** True while a sync of `ownerId` started by this runner is going. */
   isRunning(ownerId: string): boolean;
   /** Resolves once no sync is running (including runs that start while waiting). */
   idle(): Promise<void>;
@@ -49,15 +62,15 @@ export interface SyncRunner {
 /** Creates a runner; share one between the HTTP app and the scheduler. */
 export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
   const limiter = options.limiter ?? createFetchLimiter();
-  const running = new Map<string, Promise<SyncResponse>>();
-  return {
-    run(ownerId, trigger) {
-      const current = running.get(ownerId);
-      if (current) return current;
+  const running = new Map<string, Promise<SyncResponse | undefined>>();
+  const start = (ownerId: string, trigger: SyncTrigger, mode: LeaseMode) => {
+    const lease = { store: options.store, leaseMs: options.leaseMs, onWait: (l: SyncLease) => options.onWait?.(ownerId, l) };
+    const flight = runWithOwnerLease(lease, ownerId, mode, (runId) => {
       const run = syncOwner({
         store: options.store,
         ownerId,
         trigger,
+        runId,
         limiter,
         allowPrivateNetworks: options.allowPrivateNetworks ?? false,
         timeoutMs: options.feedTimeoutMs,
@@ -65,10 +78,26 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
         onProgress: options.onProgress && ((progress) => options.onProgress?.(ownerId, trigger, progress)),
         onFeedFetched: options.onFeedFetched,
         parse: options.parse,
-      }).finally(() => running.delete(ownerId));
-      running.set(ownerId, run);
+      });
       if (options.onRunFinished) reportWhenDone(run, trigger, options.onRunFinished);
       return run;
+    }).finally(() => running.delete(ownerId));
+    // Set before anything is awaited, so a request arriving a moment later joins this one.
+    running.set(ownerId, flight);
+    return flight;
+  };
+  return {
+    async run(ownerId, trigger) {
+      for (;;) {
+        const current = running.get(ownerId);
+        if (!current) return (await start(ownerId, trigger, "join"))!;
+        const response = await current;
+        if (response) return response;
+        // That was the schedule's attempt, which found another process's run and did not wait: join it now.
+      }
+    },
+    runIfIdle(ownerId, trigger) {
+      return running.has(ownerId) ? Promise.resolve(undefined) : start(ownerId, trigger, "if-idle");
     },
     isRunning: (ownerId) => running.has(ownerId),
     async idle() {

@@ -9,6 +9,10 @@ export function isPostgresUrl(location: string): boolean {
 
 /** Opens the database at `location`: a SQLite file path (`:memory:` too), or a `postgres://` URL. */
 export async function openStore(location: string): Promise<Store> {
-  if (isPostgresUrl(location)) throw new Error("PostgreSQL databases are not supported yet");
+  if (isPostgresUrl(location)) {
+    // Loaded only here, so that SQLite users never load node-postgres.
+    const { openPostgresStore } = await import("./postgres/open.js");
+    return openPostgresStore(location.trim());
+  }
   return openSqliteStore(location);
 }

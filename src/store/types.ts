@@ -1,9 +1,10 @@
 // Records the store hands to the doors (CLI, server). The engine's own view is engine/store-port.ts.
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { ServedNights } from "../engine/echoes.js";
 import type { OutboundReservation } from "../engine/outbound-feed.js";
 import type { SyncStore } from "../engine/store-port.js";
 import type { ReservationDetails, ReservationKind, ReservationStatus, SyncTrigger } from "../engine/model.js";
-import type { CalendarSource, SyncErrorCode } from "../types.js";
+import type { CalendarSource, SyncErrorCode, SyncResponse } from "../types.js";
 import type {
   ClaimedWebhookDelivery,
   WebhookAttempt,
@@ -139,6 +140,29 @@ export interface SyncRunRow {
   failed: number;
 }
 
+/** The lease that makes an owner's sync single flight across processes and instances (CONTRACT §10). */
+export interface SyncLease {
+  ownerId: string;
+  /** The run holding it; the run is recorded in the history under this id. */
+  runId: string;
+  /** Which process holds it (`host:pid:random`), for the operator. */
+  holder: string;
+  /** When it lapses unless renewed; an expired lease may be taken over. */
+  expiresAt: string;
+}
+
+/** What trying to take an owner's lease gave: it, or the live lease of another run. */
+export type LeaseAttempt = { acquired: true } | { acquired: false; lease: SyncLease };
+
+/** One row as `db copy` moves it: column → value, times as ISO-8601 text, JSON as text, booleans as 0/1. */
+export type PortableRow = Record<string, string | number | null>;
+
+/** A batch of one table's rows, in creation order. */
+export interface RowBatch {
+  table: string;
+  rows: PortableRow[];
+}
+
 /** The whole store: the engine's port plus administration for the doors. */
 export interface Store extends SyncStore {
   /** Where the data lives: the SQLite file path (or `:memory:`), or the database URL with its password masked. */
@@ -234,6 +258,42 @@ export interface Store extends SyncStore {
   recordOutboundFetch(fetch: OutboundFetch): Promise<void>;
 
   listSyncRuns(filter?: { ownerId?: string; limit?: number }): Promise<SyncRunRow[]>;
+  /** The Sync response a recorded run returned; undefined while no run of that id is recorded. */
+  syncRunResponse(runId: string): Promise<SyncResponse | undefined>;
+
+  /** Takes the owner's sync lease for `runId` for `ttlMs` unless another run holds a live one; an expired one is taken over. */
+  acquireSyncLease(input: { ownerId: string; runId: string; holder: string; ttlMs: number }): Promise<LeaseAttempt>;
+  /** Extends a held lease by `ttlMs` from now; false when it is no longer this run's. */
+  renewSyncLease(input: { ownerId: string; runId: string; ttlMs: number }): Promise<boolean>;
+  /** Gives the lease up, if it is still this run's. */
+  releaseSyncLease(input: { ownerId: string; runId: string }): Promise<void>;
+  /** The owner's live (unexpired) lease, if any. */
+  syncLease(ownerId: string): Promise<SyncLease | undefined>;
+  /**
+   * Claims the owners whose scheduled sync is due (with calendars, no live lease) and marks each due
+   * again `everyMs` later, so that N instances sync each owner once per period. An owner seen for the
+   * first time is due `everyMs` from now.
+   */
+  claimScheduledSyncs(input: { everyMs: number }): Promise<string[]>;
+
+  /**
+   * A fixed-window counter of `limit` requests per key and `windowSeconds`, kept in the database so that
+   * every process on it shares the counts (PostgreSQL: rate-limiter-flexible's RateLimiterPostgres);
+   * undefined where the caller should count in its own memory (SQLite: one server per file).
+   */
+  sharedRateLimiter(policy: { limit: number; windowSeconds: number }): Promise<RateLimiterAbstract | undefined>;
+
+  /** Names of the tables in this database (the schema's, not calsync's bookkeeping beside it). */
+  tableNames(): Promise<string[]>;
+  /** Row counts of `tables`. */
+  countRows(tables: readonly string[]): Promise<Record<string, number>>;
+  /** Every row of `tables`, table by table in creation order, from one consistent snapshot. */
+  exportRows(tables: readonly string[]): AsyncIterable<RowBatch>;
+  /**
+   * Writes `batches` in one transaction into a database where every table of `tables` is empty;
+   * refuses with `DatabaseNotEmptyError`, writing nothing, otherwise. Resolves to the rows written per table.
+   */
+  importRows(tables: readonly string[], batches: AsyncIterable<RowBatch>): Promise<Record<string, number>>;
 
   /** Stores a webhook endpoint with its (already generated) secret. */
   createWebhookEndpoint(input: { ownerId: string; url: string; events: WebhookSubscription[]; secret: string }): Promise<WebhookEndpoint>;
@@ -256,7 +316,7 @@ export interface Store extends SyncStore {
   /** Removes events created before `before` that nothing is pending for; resolves to how many. */
   pruneWebhookEvents(before: Date): Promise<number>;
 
-  /** Cheap query proving the database answers (health checks). */
+  /** Cheap query proving the database answers (health checks): false once closed; rejects with `StoreUnavailableError` when unreachable. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

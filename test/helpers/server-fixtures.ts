@@ -11,6 +11,7 @@ import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 import type { CalendarSource } from "../../src/types.js";
 import { startFeedServer, type FeedServer, type RouteHandler, type RouteSpec } from "./feed-server.js";
+import type { StoreKind } from "./stores.js";
 import { buildIcs, day } from "./ics.js";
 
 /** A feed route that holds its answer until `open()`, counting who arrived. */
@@ -94,8 +95,11 @@ export async function until(condition: () => boolean | Promise<boolean>, ms = 10
   }
 }
 
-/** Registers the hooks of one test file and returns its factories; everything is closed after the tests. */
-export function useServerFixtures() {
+/**
+ * Registers the hooks of one test file (or describe block) and returns its factories; everything is
+ * closed after the tests. `kind` picks the database of `newStore()` (default: a SQLite file).
+ */
+export function useServerFixtures(kind?: StoreKind) {
   const dir = mkdtempSync(path.join(tmpdir(), "calsync-"));
   let feeds: FeedServer | undefined;
   let count = 0;
@@ -111,15 +115,16 @@ export function useServerFixtures() {
   afterAll(async () => {
     for (const store of stores) await store.close();
     await feeds?.close();
+    await kind?.dispose();
     rmSync(dir, { recursive: true, force: true });
   });
 
   return {
     /** A fresh database path in the temp directory. */
     dbPath: () => path.join(dir, `server-${++count}.db`),
-    /** A fresh database, closed after the tests. */
+    /** A fresh database of the fixture's kind, closed after the tests. */
     async newStore(): Promise<Store> {
-      const store = await openStore(path.join(dir, `server-${++count}.db`));
+      const store = await openStore(kind ? await kind.create() : path.join(dir, `server-${++count}.db`));
       stores.push(store);
       return store;
     },

@@ -6,6 +6,8 @@ import type { WebhookEvent, WebhookEventType } from "../../src/types.js";
 
 /** One request the receiver got. */
 export interface ReceivedWebhook {
+  /** The request's path and query: which endpoint it was sent to, when several share the receiver. */
+  path: string;
   headers: IncomingHttpHeaders;
   /** The raw body, as a receiver must verify it. */
   body: string;
@@ -54,7 +56,7 @@ export async function startWebhookReceiver(options: { port?: number } = {}): Pro
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (body += chunk));
     req.on("end", () => {
-      const entry: ReceivedWebhook = { headers: req.headers, body, event: JSON.parse(body) as WebhookEvent, status: null };
+      const entry: ReceivedWebhook = { path: req.url ?? "", headers: req.headers, body, event: JSON.parse(body) as WebhookEvent, status: null };
       received.push(entry);
       const answer = () => reply(res, entry, script.shift() ?? 204);
       if (holding) waiting.push(answer);

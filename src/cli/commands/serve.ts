@@ -1,4 +1,5 @@
-// `calsync serve`: the HTTP API and the owner dashboard over the local database until SIGINT/SIGTERM.
+// `calsync serve`: the HTTP API and the owner dashboard over the database (a SQLite file, or PostgreSQL
+// shared by several instances) until SIGINT/SIGTERM.
 import { Command } from "@commander-js/extra-typings";
 import { MAX_INTERVAL_MS } from "../../server/scheduler.js";
 import { isValidHost } from "../../server/listen.js";
@@ -11,7 +12,7 @@ import { writeJson, writeText } from "../output.js";
 /** Builds the `serve` command. */
 export function serveCommand(context: CliContext) {
   return new Command("serve")
-    .description("Serve the HTTP API (POST /api/v1/calendars/sync) and the owner dashboard (/) over the local database")
+    .description("Serve the HTTP API (POST /api/v1/calendars/sync) and the owner dashboard (/) over the database (SQLite, or PostgreSQL for several instances)")
     .addOption(dbOption())
     .option("--host <host>", "interface to listen on (default: $HOST, else 127.0.0.1)")
     .option("--port <port>", "port to listen on, 0 for any free one (default: $PORT, else 8787)")
@@ -29,8 +30,11 @@ export function serveCommand(context: CliContext) {
         "SIGINT/SIGTERM stop it gracefully: running syncs finish (up to 25 s), then the database is closed.\n" +
         "Owners sign in to the dashboard at the printed URL; give them a link with: calsync owner invite --owner O\n" +
         "Webhooks (calsync webhook add) are delivered as syncs write them, retried across restarts.\n" +
+        "Several instances may share one postgres:// database: one sync per owner at a time across all of them,\n" +
+        "--sync-every syncs each owner once per period in total, and rate limits and sign-in throttles are shared.\n" +
         "Examples:\n  calsync serve\n  calsync serve --host 0.0.0.0 --port 8080 --sync-every 15m --json-logs\n" +
-        "  calsync serve --rate-limit 30/h --metrics\n  calsync serve --trust-proxy   # behind nginx/Caddy terminating HTTPS",
+        "  calsync serve --rate-limit 30/h --metrics\n  calsync serve --trust-proxy   # behind nginx/Caddy terminating HTTPS\n" +
+        "  calsync serve --db postgres://calsync:…@db.example/calsync --sync-every 15m",
     )
     .action(async (options) => {
       const { env } = context.io;

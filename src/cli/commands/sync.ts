@@ -57,15 +57,16 @@ export function syncCommand(context: CliContext) {
       }
 
       const { syncOwner } = await import("../../engine/sync.js");
+      const { runWithOwnerLease } = await import("../../server/owner-lease.js");
       const store = await context.store(options.db);
       const owner = await context.owner(store, options.owner);
       const progress = createProgressLine(context.io.stderr);
       progress.start((await store.listCalendars({ ownerId: owner.id })).length);
-      let response;
-      try {
-        response = await syncOwner({
+      const run = (runId?: string) =>
+        syncOwner({
           store,
           ownerId: owner.id,
+          runId,
           force: options.force ?? false,
           dryRun: options.dryRun ?? false,
           allowPrivateNetworks: privateNetworksAllowed(options.allowPrivateNetworks, context.io.env),
@@ -73,6 +74,12 @@ export function syncCommand(context: CliContext) {
           trigger: "cli",
           onProgress: progress.update,
         });
+      const onWait = () => context.logger.info(`another sync of ${owner.name} is running (a server, cron or another instance); waiting for it`);
+      let response;
+      try {
+        // A dry run writes nothing, so it need not wait; a real one runs after any run going elsewhere,
+        // and reports what it changed itself (nothing, when the other run already took every change).
+        response = options.dryRun ? await run() : (await runWithOwnerLease({ store, onWait }, owner.id, "after", run))!;
       } finally {
         progress.stop();
       }

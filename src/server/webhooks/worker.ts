@@ -74,6 +74,8 @@ interface Pool {
   idle(): Promise<void>;
   /** Resolves once any attempt in flight ends; false at once when none is. */
   next(): Promise<boolean>;
+  /** Attempts ended so far (recorded or not). */
+  readonly ended: number;
   summary: DeliverySummary;
   abort(): void;
 }
@@ -89,6 +91,7 @@ function createPool(options: WebhookDeliveryOptions, settled: () => void = () =>
   const stopping = new AbortController();
   const inFlight = new Map<string, Promise<void>>();
   const summary: DeliverySummary = { attempted: 0, delivered: 0, retrying: 0, failed: 0 };
+  let ended = 0;
 
   const attempt = async (delivery: Awaited<ReturnType<DeliveryStore["claimWebhookDeliveries"]>>[number]) => {
     const at = clock();
@@ -107,6 +110,9 @@ function createPool(options: WebhookDeliveryOptions, settled: () => void = () =>
 
   const pool: Pool = {
     summary,
+    get ended() {
+      return ended;
+    },
     async fill() {
       const free = concurrency - inFlight.size;
       if (free <= 0 || stopping.signal.aborted) return 0;
@@ -123,6 +129,7 @@ function createPool(options: WebhookDeliveryOptions, settled: () => void = () =>
           .catch((error: unknown) => options.onError?.(error))
           .finally(() => {
             inFlight.delete(delivery.endpointId);
+            ended++;
             settled();
           });
         inFlight.set(delivery.endpointId, running);
@@ -146,8 +153,13 @@ function createPool(options: WebhookDeliveryOptions, settled: () => void = () =>
 export async function deliverDueWebhooks(options: WebhookDeliveryOptions): Promise<DeliverySummary> {
   const pool = createPool(options);
   // Claim what is due; when nothing more can be claimed, wait for an attempt to end (its endpoint is then
-  // free for the next of its deliveries); done when nothing is claimable and nothing is in flight.
-  while ((await pool.fill()) > 0 || (await pool.next())) {}
+  // free for the next of its deliveries); done when nothing is claimable and nothing is in flight. A claim
+  // takes a round trip on PostgreSQL: an attempt that ended meanwhile freed its endpoint after the claim looked.
+  for (;;) {
+    const ended = pool.ended;
+    if ((await pool.fill()) > 0 || (await pool.next()) || pool.ended !== ended) continue;
+    break;
+  }
   await options.store.pruneWebhookEvents(new Date((options.now?.() ?? new Date()).getTime() - KEEP_MS));
   return pool.summary;
 }

@@ -152,7 +152,23 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX sign_in_failures_key ON sign_in_failures(key, at);
   CREATE INDEX sign_in_failures_at ON sign_in_failures(at);
   `,
-  // 5 (issue 15, CONTRACT §11): webhooks. Endpoints per owner (events: a JSON array of types, ["*"] for all);
+  // 5: single flight and the schedule across processes and instances (CONTRACT §10): a run keeps its
+  // whole response for those who waited for it; a lease per owner says who is syncing it, until when;
+  // the schedule says when each owner is due, so N instances sync it once per period.
+  `
+  ALTER TABLE sync_runs ADD COLUMN response TEXT;
+  CREATE TABLE sync_leases (
+    owner_id TEXT PRIMARY KEY REFERENCES owners(id) ON DELETE CASCADE,
+    run_id TEXT NOT NULL,
+    holder TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+  );
+  CREATE TABLE sync_schedule (
+    owner_id TEXT PRIMARY KEY REFERENCES owners(id) ON DELETE CASCADE,
+    next_run_at TEXT NOT NULL
+  );
+  `,
+  // 6 (issue 15, CONTRACT §11): webhooks. Endpoints per owner (events: a JSON array of types, ["*"] for all);
   // an outbox of events written in the same transaction as the change they announce (payload: the JSON
   // body, sent byte for byte on every attempt); one delivery per event and endpoint with its retry state
   // and a claim (who, until) so that one worker at a time attempts it; and the double bookings an owner
@@ -198,7 +214,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (owner_id, key)
   );
   `,
-  // 6 (issue 18, CONTRACT §8 "Echoes"): what each outbound feed URL served and when, and the reservations
+  // 7 (issue 18, CONTRACT §8 "Echoes"): what each outbound feed URL served and when, and the reservations
   // that are a channel's echo of another one.
   // - outbound_fetches: one row per (property, exclude set) and distinct body in a row (its ETag), with the
   //   nights it served as JSON `[[reservationId, arrival, departure], …]`, its first and last fetch and how

@@ -3,12 +3,15 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { calendarQueries } from "./calendars.js";
+import { copyQueries } from "./copy.js";
 import { migrate } from "./migrations.js";
 import { outboundFetchQueries } from "./outbound-fetches.js";
 import { ownerQueries } from "./owners.js";
 import { propertyQueries } from "./properties.js";
+import { rateLimitQueries } from "./rate-limits.js";
 import { reservationQueries } from "./reservations.js";
 import { sessionQueries } from "./sessions.js";
+import { syncLeaseQueries } from "./sync-leases.js";
 import { syncPortQueries } from "./sync-port.js";
 import { syncRunQueries } from "./sync-runs.js";
 import { tokenQueries } from "./tokens.js";
@@ -42,7 +45,10 @@ export function openSqliteStore(path: string): Store {
     ...outboundFetchQueries(db),
     ...syncPortQueries(db),
     ...syncRunQueries(db),
+    ...syncLeaseQueries(db),
+    ...copyQueries(db),
     ...sessionQueries(db),
+    ...rateLimitQueries(),
     ...webhookQueries(db),
     ping: async () => db.open && ping.get()?.ok === 1,
     async close() {

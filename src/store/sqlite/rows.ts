@@ -23,9 +23,10 @@ export interface ReservationDbRow {
   summary: string; details: string; arrival: string; departure: string; event_zone: string | null;
   echo_of: string | null; nights_seen_at: string; property_id?: string; source?: string;
 }
+/** `dry_run` and `ok` are 0/1 in SQLite, booleans in PostgreSQL. */
 export interface SyncRunDbRow {
-  id: string; owner_id: string; trigger: string; dry_run: number; started_at: string; duration_ms: number;
-  ok: number; synced_calendars: number; failed: number;
+  id: string; owner_id: string; trigger: string; dry_run: number | boolean; started_at: string; duration_ms: number;
+  ok: number | boolean; synced_calendars: number; failed: number;
 }
 
 export const toOwner = (row: OwnerRow): Owner => ({ id: row.id, name: row.name, email: row.email, createdAt: row.created_at });
@@ -93,10 +94,10 @@ export const toSyncRun = (row: SyncRunDbRow): SyncRunRow => ({
   id: row.id,
   ownerId: row.owner_id,
   trigger: row.trigger as SyncRunRow["trigger"],
-  dryRun: row.dry_run === 1,
+  dryRun: Boolean(row.dry_run),
   startedAt: row.started_at,
   durationMs: row.duration_ms,
-  ok: row.ok === 1,
+  ok: Boolean(row.ok),
   syncedCalendars: row.synced_calendars,
   failed: row.failed,
 });

@@ -1,19 +1,21 @@
 // The sync history: one row per run, one result row per calendar attempted.
 import type Database from "better-sqlite3";
 import type { SyncRunRecord } from "../../engine/store-port.js";
+import type { SyncResponse } from "../../types.js";
 import { newId } from "../ids.js";
 import { outboxWriter } from "./outbox.js";
 import { toSyncRun, type SyncRunDbRow } from "./rows.js";
 import type { Store } from "../types.js";
 
-export type SyncRunQueries = Pick<Store, "recordSyncRun" | "listSyncRuns">;
+export type SyncRunQueries = Pick<Store, "recordSyncRun" | "listSyncRuns" | "syncRunResponse">;
 
 /** Prepares the sync history statements of one database. */
 export function syncRunQueries(db: Database.Database): SyncRunQueries {
   const insertRun = db.prepare(
     `INSERT INTO sync_runs (id, owner_id, trigger, dry_run, started_at, duration_ms, ok, synced_calendars,
-     properties_checked, failed)
-     VALUES (@id, @ownerId, @trigger, @dryRun, @startedAt, @durationMs, @ok, @syncedCalendars, @propertiesChecked, @failed)`,
+     properties_checked, failed, response)
+     VALUES (@id, @ownerId, @trigger, @dryRun, @startedAt, @durationMs, @ok, @syncedCalendars, @propertiesChecked, @failed,
+     @response)`,
   );
   // The sub-select links the calendar only if it still exists: one removed during the run must not
   // make the history (and with it the whole sync) fail on the foreign key.
@@ -26,6 +28,7 @@ export function syncRunQueries(db: Database.Database): SyncRunQueries {
   const list = db.prepare<[string | null, string | null, number], SyncRunDbRow>(
     `SELECT * FROM sync_runs WHERE (? IS NULL OR owner_id = ?) ORDER BY started_at DESC, rowid DESC LIMIT ?`,
   );
+  const responseOf = db.prepare<[string], { response: string | null }>("SELECT response FROM sync_runs WHERE id = ?");
 
   const outbox = outboxWriter(db);
   const announced = db.prepare<[string], { key: string }>("SELECT key FROM webhook_conflicts WHERE owner_id = ?");
@@ -48,7 +51,7 @@ export function syncRunQueries(db: Database.Database): SyncRunQueries {
 
   const record = db.transaction((run: SyncRunRecord) => {
     const { response } = run;
-    const runId = newId("run");
+    const runId = run.id ?? newId("run");
     insertRun.run({
       id: runId,
       ownerId: run.ownerId,
@@ -60,6 +63,7 @@ export function syncRunQueries(db: Database.Database): SyncRunQueries {
       syncedCalendars: response.syncedCalendars,
       propertiesChecked: response.propertiesChecked,
       failed: response.failed,
+      response: JSON.stringify(response),
     });
     response.results.forEach(({ propertyId, source, result }, position) => {
       insertResult.run({
@@ -89,6 +93,10 @@ export function syncRunQueries(db: Database.Database): SyncRunQueries {
     async listSyncRuns(filter = {}) {
       const { ownerId = null, limit = 100 } = filter;
       return list.all(ownerId, ownerId, limit).map(toSyncRun);
+    },
+    async syncRunResponse(runId) {
+      const text = responseOf.get(runId)?.response;
+      return text ? (JSON.parse(text) as SyncResponse) : undefined;
     },
   };
 }

@@ -9,8 +9,8 @@ export type WebhookQueries = Pick<Store,
   | "createWebhookEndpoint" | "listWebhookEndpoints" | "getWebhookEndpoint" | "removeWebhookEndpoint" | "listWebhookDeliveries"
   | "claimWebhookDeliveries" | "finishWebhookDelivery" | "countPendingWebhookDeliveries" | "pruneWebhookEvents">;
 
-interface EndpointRow { id: string; owner_id: string; url: string; events: string; secret: string; created_at: string }
-interface DeliveryRow {
+export interface EndpointRow { id: string; owner_id: string; url: string; events: string; secret: string; created_at: string }
+export interface DeliveryRow {
   event_id: string; endpoint_id: string; owner_id: string; type: string; status: string; attempts: number; created_at: string;
   last_attempt_at: string | null; next_attempt_at: string | null; last_status: number | null; last_error: string | null;
 }
@@ -32,12 +32,14 @@ export function webhookQueries(db: Database.Database): WebhookQueries {
      ORDER BY ev.rowid DESC, d.endpoint_id LIMIT ?`,
   );
   // The oldest due delivery of each endpoint that no live claim holds; a claim past its time belonged to a worker that died.
-  const due = db.prepare<[string, string, string, number], ClaimRow>(
+  // An endpoint with an attempt in flight (any worker's) gets nothing more until it ends.
+  const due = db.prepare<[string, string, string, string, number], ClaimRow>(
     `SELECT event_id, endpoint_id, url, secret, payload, attempts FROM (
        SELECT d.event_id, d.endpoint_id, e.url, e.secret, ev.payload, d.attempts, d.next_attempt_at,
          ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, ev.rowid) AS n
        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN webhook_events ev ON ev.id = d.event_id
        WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
+         AND d.endpoint_id NOT IN (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' AND claimed_until > ?)
          AND d.endpoint_id NOT IN (SELECT value FROM json_each(?)))
      WHERE n = 1 ORDER BY next_attempt_at LIMIT ?`,
   );
@@ -56,7 +58,7 @@ export function webhookQueries(db: Database.Database): WebhookQueries {
 
   // IMMEDIATE: the write lock is taken before reading, so two workers never both see a delivery as free.
   const claimDue = db.transaction((worker: string, now: string, until: string, busy: readonly string[], limit: number) => {
-    const rows = due.all(now, now, JSON.stringify(busy), limit);
+    const rows = due.all(now, now, now, JSON.stringify(busy), limit);
     for (const row of rows) claim.run(worker, until, row.event_id, row.endpoint_id);
     return rows;
   });
@@ -107,7 +109,8 @@ export function webhookQueries(db: Database.Database): WebhookQueries {
   };
 }
 
-function toEndpoint(row: EndpointRow): WebhookEndpoint {
+/** An endpoint row as a record. */
+export function toEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
     id: row.id,
     ownerId: row.owner_id,
@@ -118,7 +121,8 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
   };
 }
 
-function toDelivery(row: DeliveryRow): WebhookDelivery {
+/** A delivery row (with its event's owner and type) as a record. */
+export function toDelivery(row: DeliveryRow): WebhookDelivery {
   return {
     eventId: row.event_id,
     endpointId: row.endpoint_id,

@@ -1,0 +1,55 @@
+// Calendars: one feed URL of a property, with what its last sync left behind.
+import { newId } from "../ids.js";
+import type { PgDatabase } from "./pool.js";
+import { PROPERTY_ORDER, TOUCH_PROPERTY_FEED } from "./properties.js";
+import { toCalendar, type CalendarRow } from "./rows.js";
+import type { Store } from "../types.js";
+
+/** Calendars joined with their property (`c`, `p`), as both the admin and the sync queries read them. */
+export const CALENDAR_SELECT = `
+  SELECT c.*, p.owner_id, p.name AS property_name, p.time_zone AS property_time_zone
+  FROM calendars c JOIN properties p ON p.id = c.property_id`;
+
+/** Property order, then calendar creation (`seq` only grows). */
+export const CALENDAR_ORDER = `${PROPERTY_ORDER}, c.seq`;
+
+export type CalendarQueries = Pick<Store, "createCalendar" | "listCalendars" | "getCalendar" | "removeCalendar">;
+
+/** The calendar queries of one database. */
+export function calendarQueries(db: PgDatabase): CalendarQueries {
+  const one = async (id: string) => (await db.query<CalendarRow>(`${CALENDAR_SELECT} WHERE c.id = $1`, [id]))[0];
+
+  return {
+    async createCalendar({ propertyId, url, source }) {
+      const id = newId("cal");
+      await db.run(
+        "INSERT INTO calendars (id, property_id, url, source, created_at) VALUES ($1, $2, $3, $4, $5)",
+        [id, propertyId, url, source, new Date().toISOString()],
+      );
+      return toCalendar((await one(id))!);
+    },
+    async listCalendars(filter = {}) {
+      const { ownerId = null, propertyId = null } = filter;
+      const rows = await db.query<CalendarRow>(
+        `${CALENDAR_SELECT} WHERE ($1::text IS NULL OR p.owner_id = $1) AND ($2::text IS NULL OR c.property_id = $2)
+         ORDER BY ${CALENDAR_ORDER}`,
+        [ownerId, propertyId],
+      );
+      return rows.map(toCalendar);
+    },
+    async getCalendar(id) {
+      const row = await one(id);
+      return row && toCalendar(row);
+    },
+    // Reservations go with it (ON DELETE CASCADE); the sync history keeps its rows, unlinked. Its nights
+    // leave the property's outbound feed, whose Last-Modified must not go back in time. The calendar is
+    // locked before its property, and its rows after: a sync writing it locks the property first, but
+    // only FOR KEY SHARE, which the stamp does not wait for, so neither can wait on the other in a circle.
+    removeCalendar: (id) =>
+      db.transaction(async (sql) => {
+        if ((await sql.query("SELECT 1 FROM calendars WHERE id = $1 FOR UPDATE", [id])).length === 0) return false;
+        await sql.run(TOUCH_PROPERTY_FEED, [new Date().toISOString(), id]);
+        return (await sql.run("DELETE FROM calendars WHERE id = $1", [id])) > 0;
+      }),
+  };
+}

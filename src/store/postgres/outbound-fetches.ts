@@ -1,0 +1,58 @@
+// The outbound fetch log (CONTRACT §8, echoes) on PostgreSQL: what each URL of a property's feed served, and
+// when, written by whichever instance answered the fetch.
+import { decodeNights, encodeNights, excludeKey, excludeSources, FETCH_LOG_KEEP_PER_URL, FETCH_LOG_MAX_AGE_DAYS } from "../fetch-log.js";
+import type { PgDatabase } from "./pool.js";
+import type { OutboundFetch, Store } from "../types.js";
+
+export type OutboundFetchQueries = Pick<Store, "recordOutboundFetch" | "propertyOutboundFetches">;
+
+interface FetchRow { exclude: string; first_fetched_at: string; last_fetched_at: string; fetches: number; nights: string }
+
+// The property stays while its fetch is recorded (KEY SHARE, as a sync's write takes it); none when removed meanwhile.
+const PROPERTY = "SELECT 1 FROM properties WHERE id = $1 FOR KEY SHARE";
+// One URL (property and exclude set) at a time across instances: "calf" and the URL's hash. Two fetches of one
+// URL at once must not both read the same last record and insert twice; other URLs go on beside it.
+const URL_LOCK = "SELECT pg_advisory_xact_lock(1667329126, hashtext($1::text || ' ' || $2::text))";
+const LAST = `SELECT id, etag FROM outbound_fetches WHERE property_id = $1 AND exclude = $2 ORDER BY id DESC LIMIT 1`;
+// GREATEST: a fetch answered by another instance may commit after a later one.
+const TOUCH = "UPDATE outbound_fetches SET last_fetched_at = GREATEST(last_fetched_at, $1), fetches = fetches + 1 WHERE id = $2";
+const INSERT = `
+  INSERT INTO outbound_fetches (property_id, exclude, etag, first_fetched_at, last_fetched_at, fetches, nights)
+  VALUES ($1, $2, $3, $4, $4, 1, $5)`;
+const PRUNE_URL = `
+  DELETE FROM outbound_fetches WHERE property_id = $1 AND exclude = $2 AND id NOT IN
+  (SELECT id FROM outbound_fetches WHERE property_id = $1 AND exclude = $2 ORDER BY id DESC LIMIT $3)`;
+const PRUNE_OLD = "DELETE FROM outbound_fetches WHERE property_id = $1 AND last_fetched_at < $2";
+
+/** The fetch log queries of one database. */
+export function outboundFetchQueries(db: PgDatabase): OutboundFetchQueries {
+  return {
+    recordOutboundFetch: ({ propertyId, exclude, etag, nights, at }: OutboundFetch) =>
+      db.transaction(async (sql) => {
+        if ((await sql.query(PROPERTY, [propertyId])).length === 0) return;
+        const key = excludeKey(exclude);
+        await sql.query(URL_LOCK, [propertyId, key]);
+        const time = at.toISOString();
+        const [previous] = await sql.query<{ id: number; etag: string }>(LAST, [propertyId, key]);
+        // The same body again (a 304 too): one small update, however often the channel polls. A record another
+        // URL's pruning just removed (unfetched for 400 days) starts afresh below.
+        if (previous?.etag === etag && (await sql.run(TOUCH, [time, previous.id])) > 0) return;
+        await sql.run(INSERT, [propertyId, key, etag, time, encodeNights(nights)]);
+        await sql.run(PRUNE_URL, [propertyId, key, FETCH_LOG_KEEP_PER_URL]);
+        await sql.run(PRUNE_OLD, [propertyId, new Date(at.getTime() - FETCH_LOG_MAX_AGE_DAYS * 86_400_000).toISOString()]);
+      }),
+    async propertyOutboundFetches(propertyId) {
+      const rows = await db.query<FetchRow>(
+        "SELECT exclude, first_fetched_at, last_fetched_at, fetches, nights FROM outbound_fetches WHERE property_id = $1 ORDER BY id",
+        [propertyId],
+      );
+      return rows.map((row) => ({
+        exclude: excludeSources(row.exclude),
+        firstFetchedAt: row.first_fetched_at,
+        lastFetchedAt: row.last_fetched_at,
+        fetches: row.fetches,
+        nights: decodeNights(row.nights),
+      }));
+    },
+  };
+}

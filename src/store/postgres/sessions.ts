@@ -1,0 +1,99 @@
+// Dashboard sign-in state: one-time invites, server-side sessions and failed sign-ins. Only hashes
+// of invite tokens and session cookies are stored, so a copy of the database opens no account.
+// Failed sign-ins live here rather than in memory so that every instance counts the same failures.
+import { newId } from "../ids.js";
+import type { PgDatabase } from "./pool.js";
+import type { SessionQueries } from "../sqlite/sessions.js";
+import type { InviteRecord, SessionRecord } from "../types.js";
+
+interface InviteRow { id: string; owner_id: string; created_at: string; expires_at: string; used_at: string | null }
+interface SessionRow { id: string; owner_id: string; created_at: string; last_seen_at: string }
+
+const toInvite = (row: InviteRow): InviteRecord => ({
+  id: row.id,
+  ownerId: row.owner_id,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  usedAt: row.used_at,
+});
+const toSession = (row: SessionRow): SessionRecord => ({
+  id: row.id,
+  ownerId: row.owner_id,
+  createdAt: row.created_at,
+  lastSeenAt: row.last_seen_at,
+});
+
+const OPEN_INVITE = `
+  SELECT id, owner_id, created_at, expires_at, used_at FROM owner_invites WHERE hash = $1 AND used_at IS NULL AND expires_at > $2`;
+
+/** The invite, session and sign-in failure queries of one database. */
+export function sessionQueries(db: PgDatabase): SessionQueries {
+  return {
+    async createInvite({ ownerId, hash, expiresAt }) {
+      const invite = { id: newId("inv"), ownerId, createdAt: new Date().toISOString(), expiresAt: expiresAt.toISOString(), usedAt: null };
+      await db.run(
+        "INSERT INTO owner_invites (id, owner_id, hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
+        [invite.id, ownerId, hash, invite.createdAt, invite.expiresAt],
+      );
+      return invite;
+    },
+    async findInvite(hash, now) {
+      const [row] = await db.query<InviteRow>(OPEN_INVITE, [hash, now.toISOString()]);
+      return row && toInvite(row);
+    },
+    // Two tabs posting one link, or two links of one owner, at once: the owner's row is locked first, so the
+    // second waits, then reads the invites afresh (READ COMMITTED) and finds them retired: one use only.
+    consumeInvite: (hash, now) =>
+      db.transaction(async (sql) => {
+        const at = now.toISOString();
+        const locked = await sql.query(
+          "SELECT 1 FROM owners WHERE id = (SELECT owner_id FROM owner_invites WHERE hash = $1) FOR NO KEY UPDATE",
+          [hash],
+        );
+        if (locked.length === 0) return undefined;
+        const [invite] = await sql.query<InviteRow>(OPEN_INVITE, [hash, at]);
+        if (!invite) return undefined;
+        await sql.run("UPDATE owner_invites SET used_at = $1 WHERE owner_id = $2 AND used_at IS NULL", [at, invite.owner_id]);
+        return invite.owner_id;
+      }),
+
+    async createSession({ ownerId, hash, at }) {
+      const session = { id: newId("ses"), ownerId, createdAt: at.toISOString(), lastSeenAt: at.toISOString() };
+      await db.run(
+        "INSERT INTO owner_sessions (id, owner_id, hash, created_at, last_seen_at) VALUES ($1, $2, $3, $4, $5)",
+        [session.id, ownerId, hash, session.createdAt, session.lastSeenAt],
+      );
+      return session;
+    },
+    async findSession(hash) {
+      const [row] = await db.query<SessionRow>(
+        "SELECT id, owner_id, created_at, last_seen_at FROM owner_sessions WHERE hash = $1",
+        [hash],
+      );
+      return row && toSession(row);
+    },
+    async touchSession(id, at) {
+      await db.run("UPDATE owner_sessions SET last_seen_at = $1 WHERE id = $2", [at.toISOString(), id]);
+    },
+    async deleteSession(id) {
+      await db.run("DELETE FROM owner_sessions WHERE id = $1", [id]);
+    },
+    deleteIdleSessions: (before) => db.run("DELETE FROM owner_sessions WHERE last_seen_at < $1", [before.toISOString()]),
+
+    // One statement for every key: the failure counts under all of them or none.
+    async addSignInFailure(keys, at) {
+      await db.run("INSERT INTO sign_in_failures (key, at) SELECT key, $2::timestamptz FROM unnest($1::text[]) AS key", [keys, at.toISOString()]);
+    },
+    signInFailures: async (key, since) =>
+      (await db.query<{ at: string }>(
+        "SELECT at FROM sign_in_failures WHERE key = $1 AND at >= $2 ORDER BY at, seq",
+        [key, since.toISOString()],
+      )).map((row) => row.at),
+    async clearSignInFailures(key) {
+      await db.run("DELETE FROM sign_in_failures WHERE key = $1", [key]);
+    },
+    async pruneSignInFailures(before) {
+      await db.run("DELETE FROM sign_in_failures WHERE at < $1", [before.toISOString()]);
+    },
+  };
+}

@@ -1,0 +1,146 @@
+// The engine's port (SyncStore) on PostgreSQL: one transaction per calendar, each kind of change one statement.
+import type { CalendarFailure, CalendarWrite, DatedEvent } from "../../engine/model.js";
+import { datedEvent } from "../../engine/nights.js";
+import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
+import { newId } from "../ids.js";
+import { addToOutbox } from "./outbox.js";
+import type { PgDatabase } from "./pool.js";
+import { TOUCH_PROPERTY_FEED } from "./properties.js";
+import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./rows.js";
+// The rows arrive in SQLite's shapes (pool.ts), so the engine's records are mapped as SQLite maps them.
+import { toCalendarRecord, toConflictInput, type BookingRow } from "../sqlite/sync-port.js";
+import type { Store } from "../types.js";
+
+export type SyncPortQueries = Pick<Store,
+  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordCalendarFailure" | "propertyActiveBookings">;
+
+// Rows travel as parallel arrays through unnest(): one round trip for all of a calendar's inserts.
+const EVENT_COLUMNS = `t(id, uid, kind, start, end_, summary, details, raw, arrival, departure, event_zone, echo_of)`;
+const EVENT_ARRAYS = `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+  $9::text[], $10::text[], $11::text[], $12::text[])`;
+
+// $13 the calendar, $14 the sync's time, $15 when the feed was requested (the nights' first sight).
+const INSERT = `
+  INSERT INTO reservations (id, calendar_id, uid, kind, start, "end", summary, details, raw, arrival, departure, event_zone,
+    echo_of, created_at, updated_at, nights_seen_at, status)
+  SELECT t.id, $13, t.uid, t.kind, t.start, t.end_, t.summary, t.details::json, t.raw::json, t.arrival, t.departure,
+    t.event_zone, t.echo_of, $14, $14, $15, 'active'
+  FROM ${EVENT_ARRAYS} AS ${EVENT_COLUMNS}`;
+// The uid follows the feed too: a block the diff paired as "moved" may come back under a new UID.
+// Nights first seen now when they move or the row comes back (SET reads the row as it was).
+const UPDATE = `
+  UPDATE reservations r SET
+    nights_seen_at = CASE WHEN r.status = 'active' AND r.arrival = t.arrival AND r.departure = t.departure
+      THEN r.nights_seen_at ELSE $15 END,
+    uid = t.uid, kind = t.kind, start = t.start, "end" = t.end_, summary = t.summary,
+    details = t.details::json, raw = t.raw::json, arrival = t.arrival, departure = t.departure, event_zone = t.event_zone,
+    echo_of = t.echo_of, updated_at = $14, status = 'active'
+  FROM ${EVENT_ARRAYS} AS ${EVENT_COLUMNS} WHERE r.id = t.id AND r.calendar_id = $13`;
+const CANCEL = `
+  UPDATE reservations SET status = 'cancelled', updated_at = $1
+  WHERE id = ANY($2::text[]) AND calendar_id = $3 AND status = 'active'`;
+// A success ends the calendar's failure streak.
+const FEED_STATE = `
+  UPDATE calendars SET etag = $2, last_modified = $3, content_hash = $4, last_found = $5, last_status = 'success',
+    last_error_code = NULL, last_error_message = NULL, last_synced_at = $6, consecutive_failures = 0, failing_since = NULL
+  WHERE id = $1`;
+// The property's zone, and a lock that keeps it: FOR KEY SHARE lets other calendars of the property write
+// beside this one, but makes updateProperty (FOR UPDATE) wait for this commit, or this read wait for its
+// commit and see the new zone. Taken first, so every writer locks the property before its calendar.
+const PROPERTY_ZONE = `
+  SELECT p.time_zone, p.owner_id FROM calendars c JOIN properties p ON p.id = c.property_id WHERE c.id = $1 FOR KEY SHARE OF p`;
+// The streak's start is kept from its first failure; RETURNING reads the new streak in the same statement.
+const FAILURE = `
+  UPDATE calendars SET last_status = 'failed', last_error_code = $1, last_error_message = $2, last_synced_at = $3,
+    consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, $3)
+  WHERE id = $4 RETURNING consecutive_failures, failing_since,
+    (SELECT owner_id FROM properties WHERE id = calendars.property_id) AS owner_id`;
+
+/** The statements the sync engine runs on one database (the history is in sync-runs.ts). */
+export function syncPortQueries(db: PgDatabase): SyncPortQueries {
+  return {
+    // One statement is one snapshot, as SQLite's transaction gives: the count rides along with the calendars.
+    async ownerCalendars(ownerId) {
+      const rows = await db.query<CalendarRow & { properties_checked: number }>(
+        `${CALENDAR_SELECT.replace("SELECT", `SELECT (SELECT COUNT(*)::int FROM properties WHERE owner_id = $1) AS properties_checked,`)}
+         WHERE p.owner_id = $1 ORDER BY ${CALENDAR_ORDER}`,
+        [ownerId],
+      );
+      const propertiesChecked = rows[0]?.properties_checked ??
+        (await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM properties WHERE owner_id = $1", [ownerId]))[0]!.n;
+      return { propertiesChecked, calendars: rows.map(toCalendarRecord) };
+    },
+    async calendarReservations(calendarId) {
+      // By uid, as SQLite's (calendar_id, uid) index reads them: the diff pairs moved blocks in this order.
+      const rows = await db.query<ReservationDbRow>('SELECT * FROM reservations WHERE calendar_id = $1 ORDER BY uid COLLATE "C"', [calendarId]);
+      return rows.map(toStoredReservation);
+    },
+    async applyCalendarSync(write: CalendarWrite) {
+      const { calendarId, inserts, updates, cancels, feed, syncedAt, seenAt = syncedAt, timeZone = null, events = [] } = write;
+      const at = syncedAt.toISOString();
+      const seen = seenAt.toISOString();
+      const state = [calendarId, feed.etag, feed.lastModified, feed.contentHash, feed.lastFound, at];
+      const changes = inserts.length + updates.length + cancels.length;
+      // An unchanged feed with nothing to announce writes one row: a statement is a transaction of its own.
+      if (changes === 0 && events.length === 0) {
+        await db.run(FEED_STATE, state);
+        return;
+      }
+      await db.transaction(async (sql) => {
+        const [property] = await sql.query<{ time_zone: string | null; owner_id: string }>(PROPERTY_ZONE, [calendarId]);
+        // A calendar removed while its feed was being fetched has nothing left to write to.
+        if (!property || (await sql.run(FEED_STATE, state)) === 0) return;
+        // `property update --timezone` committed while this feed was fetched: its nights follow the zone held now
+        // (updateProperty recomputed every row already there; these rows are the rest).
+        const zone = property.time_zone;
+        const dated = zone === timeZone ? (event: DatedEvent) => event : (event: DatedEvent) => datedEvent(event, zone);
+        const rows = (list: Array<[string, DatedEvent]>) => eventArrays(list.map(([id, event]) => [id, dated(event)]));
+        const params = [calendarId, at, seen];
+        if (inserts.length > 0) {
+          await sql.run(INSERT, [...rows(inserts.map((event, i) => [write.insertIds?.[i] ?? newId("rsv"), event])), ...params]);
+        }
+        if (updates.length > 0) await sql.run(UPDATE, [...rows(updates.map(({ id, event }) => [id, event])), ...params]);
+        if (cancels.length > 0) await sql.run(CANCEL, [at, cancels, calendarId]);
+        // `at` is the sync's clock, read before the fetch; the feed's Last-Modified needs the commit's.
+        if (changes > 0) await sql.run(TOUCH_PROPERTY_FEED, [new Date().toISOString(), calendarId]);
+        // Webhook events commit with the rows they announce, or not at all (CONTRACT §11).
+        await addToOutbox(sql, property.owner_id, events);
+      });
+    },
+    async recordCalendarFailure({ calendarId, error, failedAt, events = [] }: CalendarFailure) {
+      type Row = { consecutive_failures: number; failing_since: string | null; owner_id: string };
+      const params = [error.code, error.message, failedAt.toISOString(), calendarId];
+      const [row] = events.length === 0
+        ? await db.query<Row>(FAILURE, params)
+        : await db.transaction(async (sql) => {
+            const rows = await sql.query<Row>(FAILURE, params);
+            if (rows[0]) await addToOutbox(sql, rows[0].owner_id, events);
+            return rows;
+          });
+      return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
+    },
+    async propertyActiveBookings(propertyId) {
+      const rows = await db.query<BookingRow>(
+        `SELECT r.id, c.property_id, p.name AS property_name, p.time_zone AS property_time_zone, r.calendar_id, c.source,
+         r.kind, r.status, r.arrival, r.departure, r.summary
+         FROM reservations r JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
+         WHERE c.property_id = $1 AND r.status = 'active' AND r.kind = 'booking'`,
+        [propertyId],
+      );
+      return rows.map(toConflictInput);
+    },
+  };
+}
+
+/** Events as the twelve column arrays of EVENT_ARRAYS. */
+function eventArrays(rows: Array<[string, DatedEvent]>): Array<Array<string | null>> {
+  const columns: Array<Array<string | null>> = Array.from({ length: 12 }, () => []);
+  for (const [id, event] of rows) {
+    const { uid, kind, start, end, summary, details, raw, arrival, departure, zone, echoOf } = event;
+    const values = [
+      id, uid, kind, start, end, summary, JSON.stringify(details), JSON.stringify(raw), arrival, departure, zone ?? null, echoOf ?? null,
+    ];
+    values.forEach((value, i) => columns[i]!.push(value));
+  }
+  return columns;
+}

@@ -1,0 +1,77 @@
+// PostgreSQL down or unreachable (CONTRACT §2, §10): the server answers 503 `unavailable` and recovers by
+// itself; `serve` and every other command refuse to start with one line naming host and port, never the password.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StoreUnavailableError } from "../src/store/errors.js";
+import { openStore } from "../src/store/index.js";
+import { closedPortUrl } from "./helpers/api-fixture.js";
+import { isBuilt, runBin } from "./helpers/cli.js";
+import { ownerWith, post, useServerFixtures } from "./helpers/server-fixtures.js";
+import { postgresKind } from "./helpers/stores.js";
+import { startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy.js";
+
+const kind = postgresKind();
+const { serve } = useServerFixtures();
+let proxy: TcpProxy;
+let url: string;
+
+beforeAll(async () => {
+  const direct = new URL(await kind.create());
+  proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port) });
+  direct.port = String(proxy.port);
+  url = direct.toString();
+});
+afterAll(async () => {
+  await proxy.close();
+  await kind.dispose();
+});
+
+describe("a PostgreSQL that goes away while calsync serves", () => {
+  it("answers 503 unavailable (and /healthz 503) while it is gone, and serves again once it is back", async () => {
+    const store = await openStore(url);
+    try {
+      const ann = await ownerWith(store, "Ann", {});
+      const log: string[] = [];
+      const server = await serve(store, { log });
+      expect((await post(server, ann.token)).status).toBe(200);
+      const limiter = (await store.sharedRateLimiter({ limit: 6, windowSeconds: 60 }))!;
+
+      await proxy.down();
+      // The shared rate limit's count fails as every query does, so a request caught there answers 503 too.
+      await expect(limiter.consume("tok_x")).rejects.toBeInstanceOf(StoreUnavailableError);
+      const res = await post(server, ann.token);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("2");
+      const body = await res.text();
+      expect(JSON.parse(body)).toEqual({ ok: false, error: { code: "unavailable", message: expect.any(String) } });
+      const health = await fetch(`${server.url}/healthz`);
+      expect([health.status, ((await health.json()) as { error: { code: string } }).error.code]).toEqual([503, "unavailable"]);
+      const password = new URL(url).password;
+      for (const text of [body, log.join("\n")]) expect(text).not.toContain(password);
+      expect(log.join("\n")).toContain(`cannot reach PostgreSQL at 127.0.0.1:${proxy.port}`);
+
+      await proxy.up();
+      expect((await post(server, ann.token)).status).toBe(200);
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    } finally {
+      await proxy.up().catch(() => {});
+      await store.close();
+    }
+  });
+});
+
+describe("a PostgreSQL that cannot be reached at start", () => {
+  beforeAll(() => {
+    if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
+  });
+
+  it("keeps calsync serve and the admin commands from starting: exit 1, one line with host and port, no password", async () => {
+    const port = new URL(await closedPortUrl()).port;
+    const db = `postgres://calsync:hunter2-secret@127.0.0.1:${port}/calsync`;
+    for (const argv of [["serve", "--db", db, "--port", "0"], ["owner", "list"], ["sync", "--local"]]) {
+      const result = await runBin(argv, { CALSYNC_DB: db });
+      expect(result.code, argv.join(" ")).toBe(1);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toBe(`error: cannot reach PostgreSQL at 127.0.0.1:${port}: connection refused\n`);
+    }
+  });
+});
