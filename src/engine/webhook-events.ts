@@ -1,6 +1,6 @@
 // Webhook events (CONTRACT §11) as values: built here from what a run found, written by the store to
 // the outbox in the same transaction as the change they announce. Nothing here sends or stores anything.
-import { newId } from "../store/ids.js";
+import { newId } from "../ids.js";
 import type { Conflict, SyncError, SyncResponse, WebhookCalendar, WebhookEvent, WebhookReservation } from "../types.js";
 import type { ReservationChange } from "./diff.js";
 import type { CalendarRecord, DatedEvent, StoredReservation } from "./model.js";

@@ -2,7 +2,7 @@
 // owner's lease in the store, renewed while it goes; others wait for it and then read its recorded
 // response, or run after it. A holder killed mid-run blocks nobody for longer than the lease.
 import { hostname } from "node:os";
-import { newId, randomBase62 } from "../store/ids.js";
+import { newId, randomBase62 } from "../ids.js";
 import type { Store, SyncLease } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
 

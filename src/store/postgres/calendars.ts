@@ -1,5 +1,5 @@
 // Calendars: one feed URL of a property, with what its last sync left behind.
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import type { PgDatabase } from "./pool.js";
 import { PROPERTY_ORDER, TOUCH_PROPERTY_FEED } from "./properties.js";
 import { toCalendar, type CalendarRow } from "./rows.js";

@@ -1,7 +1,7 @@
 // The outbox (CONTRACT §11) on PostgreSQL: webhook events written inside the caller's transaction, with one
 // pending delivery per endpoint subscribed to their type. An event nobody subscribes to is not kept.
 import type { WebhookEvent } from "../../types.js";
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import type { Sql } from "./pool.js";
 import type { WebhookSubscription } from "../types.js";
 

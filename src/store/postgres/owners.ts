@@ -1,6 +1,6 @@
 // Owners: the people whose properties are synced; everything else hangs off one. Their dashboard
 // credentials (email, password hash) live on the same row.
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import type { PgDatabase } from "./pool.js";
 import { toOwner, type OwnerRow } from "./rows.js";
 import type { Store } from "../types.js";

@@ -1,6 +1,6 @@
 // Properties: an owner's rentals, each with its calendars, an optional outbound feed token and time zone.
 import { stayNights } from "../../engine/nights.js";
-import { newId, randomBase62 } from "../ids.js";
+import { newId, randomBase62 } from "../../ids.js";
 import { FEED_TOKEN_LENGTH } from "../sqlite/properties.js";
 import type { PgDatabase, Sql } from "./pool.js";
 import { toProperty, type PropertyRow } from "./rows.js";

@@ -1,7 +1,7 @@
 // Dashboard sign-in state: one-time invites, server-side sessions and failed sign-ins. Only hashes
 // of invite tokens and session cookies are stored, so a copy of the database opens no account.
 // Failed sign-ins live here rather than in memory so that every instance counts the same failures.
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import type { PgDatabase } from "./pool.js";
 import type { SessionQueries } from "../sqlite/sessions.js";
 import type { InviteRecord, SessionRecord } from "../types.js";

@@ -2,7 +2,7 @@
 import type { CalendarFailure, CalendarWrite, DatedEvent } from "../../engine/model.js";
 import { datedEvent } from "../../engine/nights.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import { addToOutbox } from "./outbox.js";
 import type { PgDatabase } from "./pool.js";
 import { TOUCH_PROPERTY_FEED } from "./properties.js";

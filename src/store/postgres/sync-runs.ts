@@ -1,7 +1,7 @@
 // The sync history: one row per run, one result row per calendar attempted.
 import type { ConflictAnnouncement } from "../../engine/store-port.js";
 import type { SyncResponse } from "../../types.js";
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import { addToOutbox } from "./outbox.js";
 import type { PgDatabase, Sql } from "./pool.js";
 import { toSyncRun, type SyncRunDbRow } from "./rows.js";

@@ -1,5 +1,5 @@
 // API tokens as stored (CONTRACT §3): a SHA-256 hash and a display prefix, never the token itself.
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import type { PgDatabase } from "./pool.js";
 import { toToken, type TokenRow } from "./rows.js";
 import type { Store } from "../types.js";

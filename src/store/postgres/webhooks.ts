@@ -1,7 +1,7 @@
 // Webhook endpoints and deliveries (CONTRACT §11) on PostgreSQL: administration, and the claims delivery
 // workers take, so that across every instance each delivery is attempted by one worker at a time and each
 // endpoint receives one attempt at a time. Events are written by outbox.ts.
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import type { PgDatabase } from "./pool.js";
 // Rows arrive in SQLite's shapes (pool.ts), so records are mapped as SQLite maps them.
 import { toDelivery, toEndpoint, type DeliveryRow, type EndpointRow } from "../sqlite/webhooks.js";

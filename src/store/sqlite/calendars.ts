@@ -1,6 +1,6 @@
 // Calendars: one feed URL of a property, with what its last sync left behind.
 import type Database from "better-sqlite3";
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import { PROPERTY_ORDER, TOUCH_PROPERTY_FEED } from "./properties.js";
 import { toCalendar, type CalendarRow } from "./rows.js";
 import type { Store } from "../types.js";

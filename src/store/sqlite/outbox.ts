@@ -2,7 +2,7 @@
 // delivery per endpoint subscribed to their type. An event nobody subscribes to is not kept.
 import type Database from "better-sqlite3";
 import type { WebhookEvent } from "../../types.js";
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import type { WebhookSubscription } from "../types.js";
 
 /** Writes events to the outbox; call it inside the transaction of the change they announce. */

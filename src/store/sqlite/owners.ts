@@ -1,7 +1,7 @@
 // Owners: the people whose properties are synced; everything else hangs off one. Their dashboard
 // credentials (email, password hash) live on the same row.
 import type Database from "better-sqlite3";
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import { toOwner, type OwnerRow } from "./rows.js";
 import type { Store } from "../types.js";
 

@@ -1,7 +1,7 @@
 // Properties: an owner's rentals, each with its calendars and an optional outbound feed token.
 import type Database from "better-sqlite3";
 import { stayNights } from "../../engine/nights.js";
-import { newId, randomBase62 } from "../ids.js";
+import { newId, randomBase62 } from "../../ids.js";
 import { toProperty, type PropertyRow } from "./rows.js";
 import type { PropertyChanges, Store } from "../types.js";
 

@@ -1,7 +1,7 @@
 // Dashboard sign-in state: one-time invites, server-side sessions and failed sign-ins. Only hashes
 // of invite tokens and session cookies are stored, so a copy of the database opens no account.
 import type Database from "better-sqlite3";
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import type { InviteRecord, SessionRecord, Store } from "../types.js";
 
 export type SessionQueries = Pick<

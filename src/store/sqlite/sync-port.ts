@@ -12,7 +12,7 @@ import type {
 import { datedEvent } from "../../engine/nights.js";
 import type { CalendarSource } from "../../types.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import { outboxWriter } from "./outbox.js";
 import { TOUCH_PROPERTY_FEED } from "./properties.js";
 import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./rows.js";

@@ -2,7 +2,7 @@
 import type Database from "better-sqlite3";
 import type { SyncRunRecord } from "../../engine/store-port.js";
 import type { SyncResponse } from "../../types.js";
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import { outboxWriter } from "./outbox.js";
 import { toSyncRun, type SyncRunDbRow } from "./rows.js";
 import type { Store } from "../types.js";

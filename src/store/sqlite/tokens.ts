@@ -1,6 +1,6 @@
 // API tokens as stored (CONTRACT §3): a SHA-256 hash and a display prefix, never the token itself.
 import type Database from "better-sqlite3";
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import { toToken, type TokenRow } from "./rows.js";
 import type { Store } from "../types.js";
 

@@ -2,7 +2,7 @@
 // takes so that each delivery is attempted by one worker at a time. Events are written by outbox.ts.
 import type Database from "better-sqlite3";
 import type { WebhookEventType } from "../../types.js";
-import { newId } from "../ids.js";
+import { newId } from "../../ids.js";
 import type { Store, WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint, WebhookSubscription } from "../types.js";
 
 export type WebhookQueries = Pick<Store,
