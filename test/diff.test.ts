@@ -94,6 +94,22 @@ describe("diffReservations across several syncs", () => {
     expect(cal.stored.find((r) => r.uid === "ongoing")?.status).toBe("cancelled");
   });
 
+  it("reads today for the ended rule on the property's wall clock, never the machine's", () => {
+    // 12:00 UTC on 10 Dec: already the 11th in Kiritimati (UTC+14), still the 10th in Pago Pago (UTC−11).
+    const at = new Date("2026-12-10T12:00:00.000Z");
+    const leaving = { uid: "leaving", start: "2026-12-07", end: "2026-12-11", summary: "Reserved" };
+    const later = [1, 2, 3].map((n) => ({ uid: `later-${n}`, start: `2027-01-0${n}`, end: `2027-01-0${n + 1}`, summary: "Reserved" }));
+    const counted = (timeZone: string) => {
+      const cal = calendar();
+      cal.sync([leaving, ...later], { now: at, timeZone });
+      return cal.sync(later, { now: at, timeZone });
+    };
+    // Its departure (the 11th) is today in Kiritimati: the stay has ended and is kept, whatever zone this machine is in.
+    expect(counted("Pacific/Kiritimati")).toEqual(counts(3, 0, 0, 0));
+    // Still the 10th in Pago Pago: the guest has a night left, so a stay leaving the feed is cancelled.
+    expect(counted("Pacific/Pago_Pago")).toEqual(counts(3, 0, 0, 1));
+  });
+
   it("counts a booking emitted several times in one feed once, the last copy winning", () => {
     const cal = calendar();
     const first = { uid: "dup", start: day(10), end: day(12), summary: "Reserved" };
