@@ -94,6 +94,22 @@ describe("diffReservations across several syncs", () => {
     expect(cal.stored.find((r) => r.uid === "ongoing")?.status).toBe("cancelled");
   });
 
+  it("reads today for the ended rule on the property's wall clock, never the machine's", () => {
+    // 12:00 UTC on 10 Dec: already the 11th in Kiritimati (UTC+14), still the 10th in Pago Pago (UTC−11).
+    const at = new Date("2026-12-10T12:00:00.000Z");
+    const leaving = { uid: "leaving", start: "2026-12-07", end: "2026-12-11", summary: "Reserved" };
+    const later = [1, 2, 3].map((n) => ({ uid: `later-${n}`, start: `2027-01-0${n}`, end: `2027-01-0${n + 1}`, summary: "Reserved" }));
+    const counted = (timeZone: string) => {
+      const cal = calendar();
+      cal.sync([leaving, ...later], { now: at, timeZone });
+      return cal.sync(later, { now: at, timeZone });
+    };
+    // Its departure (the 11th) is today in Kiritimati: the stay has ended and is kept, whatever zone this machine is in.
+    expect(counted("Pacific/Kiritimati")).toEqual(counts(3, 0, 0, 0));
+    // Still the 10th in Pago Pago: the guest has a night left, so a stay leaving the feed is cancelled.
+    expect(counted("Pacific/Pago_Pago")).toEqual(counts(3, 0, 0, 1));
+  });
+
   it("counts a booking emitted several times in one feed once, the last copy winning", () => {
     const cal = calendar();
     const first = { uid: "dup", start: day(10), end: day(12), summary: "Reserved" };
@@ -163,6 +179,18 @@ describe("mass-cancellation guard", () => {
   it("does not trip for 3 of 5", () => expect(guard(5, 2).result).toEqual(counts(2, 0, 0, 3)));
   it("does not trip when the only upcoming reservation goes", () => expect(guard(1, 0).result).toEqual(counts(0, 0, 0, 1)));
   it("lets force apply a suspicious feed", () => expect(guard(5, 0, true).result).toEqual(counts(0, 0, 0, 5)));
+  it("leaves echoes out: a channel that stops importing calsync's feed drops them all, and that is no mass cancellation", () => {
+    // Booking.com's re-exports of two Airbnb stays (CONTRACT §8); the owner rotated the feed URL, so Booking.com reopened them.
+    const echo = (uid: string, from: number): StoredReservation => ({
+      id: `rsv_${uid}`, calendarId: "cal_b", uid, kind: "block", status: "active", start: day(from), end: day(from + 3),
+      summary: "CLOSED - Not available", details: {}, arrival: day(from), departure: day(from + 3), eventZone: null, echoOf: `rsv_air_${uid}`,
+    });
+    const sale = (uid: string, from: number): StoredReservation => ({ ...echo(uid, from), kind: "booking", echoOf: null });
+    const echoes = [echo("e1", 10), echo("e2", 20)];
+    expect(diffReservations(echoes, [], { now })).toMatchObject({ counts: { cancelled: 2 }, suspicious: null });
+    // Its own sales still count: an empty feed would cancel both of them.
+    expect(diffReservations([...echoes, sale("s1", 30), sale("s2", 40)], [], { now }).suspicious).toEqual({ upcoming: 2, cancelling: 2 });
+  });
   it("does not count ended reservations as upcoming", () => {
     const cal = calendar();
     const past = Array.from({ length: 6 }, (_, i) => ({ uid: `p${i}`, start: day(-30 + i), end: day(-29 + i) }));

@@ -1,6 +1,7 @@
 // Echo detection, pure (CONTRACT §8 "Echoes"): which events of a channel repeat nights calsync's own
 // outbound feed served to that channel, and which are its sales.
 import { describe, expect, it } from "vitest";
+import { diffReservations } from "../src/engine/diff.js";
 import { echoOf, fetchedNights, markEchoes, type OutboundFetchRecord, type ServedNights } from "../src/engine/echoes.js";
 import type { FeedEvent, StoredReservation } from "../src/engine/model.js";
 import { buildOutboundFeed, servedReservations, type OutboundReservation } from "../src/engine/outbound-feed.js";
@@ -131,6 +132,31 @@ describe("markEchoes", () => {
     expect(markEchoes([event("e", "2027-03-11", "2027-03-15")], { ...booking(1), stored: moved })[0]!.echoOf).toBeUndefined();
     const back = [row("e", "2027-03-10", "2027-03-15", { status: "cancelled" })];
     expect(markEchoes([event("e", "2027-03-10", "2027-03-15")], { ...booking(1), stored: back })[0]).toMatchObject({ kind: "block", echoOf: "rsv_A" });
+  });
+
+  it("keeps the verdict of the row a re-issued UID takes over (its old UID gone, exactly its nights): first seen under the old UID", () => {
+    // b1 was sold before Booking.com fetched those nights (a real double booking with rsv_A); Booking.com then re-issues it.
+    const sale = [row("b1", "2027-03-10", "2027-03-15")];
+    const [reissuedSale] = markEchoes([event("b2", "2027-03-10", "2027-03-15")], { ...booking(1), stored: sale });
+    expect(reissuedSale).toMatchObject({ kind: "booking" });
+    expect(reissuedSale!.echoOf).toBeUndefined();
+    // An echo re-issued after the feed stopped serving its nights (rsv_A cancelled) stays an echo, never a sale served to Airbnb.
+    const echo = [row("e1", "2027-03-10", "2027-03-15", { kind: "block", echoOf: "rsv_A" })];
+    expect(markEchoes([event("e2", "2027-03-10", "2027-03-15")], { ...booking(1, []), stored: echo })[0]).toMatchObject({ kind: "block", echoOf: "rsv_A" });
+    // Only one to one, as the diff pairs: with two vanished rows on those nights the new UID is judged as new.
+    const twins = [...sale, row("b3", "2027-03-10", "2027-03-15")];
+    expect(markEchoes([event("b2", "2027-03-10", "2027-03-15")], { ...booking(1), stored: twins })[0]).toMatchObject({ echoOf: "rsv_A" });
+    // An old UID still in the feed re-issues nothing.
+    expect(markEchoes([event("b1", "2027-03-10", "2027-03-15", { cancelled: true }), event("b2", "2027-03-10", "2027-03-15")], { ...booking(1), stored: sale })[1])
+      .toMatchObject({ echoOf: "rsv_A" });
+  });
+
+  it("keeps a double booking when the channel re-issues its sale's UID: one update, still a booking, not cancel + echo", () => {
+    const stored = [row("b1", "2027-03-10", "2027-03-15"), row("b9", "2027-04-01", "2027-04-03")];
+    const feed = [event("b2", "2027-03-10", "2027-03-15"), event("b9", "2027-04-01", "2027-04-03")];
+    const diff = diffReservations(stored, markEchoes(feed, { ...booking(1), stored }), { now: at(1) });
+    expect(diff.counts).toEqual({ found: 2, created: 0, updated: 1, cancelled: 0 });
+    expect(diff.updates.map(({ id, event }) => [id, event.uid, event.kind, event.echoOf])).toEqual([["rsv_b1", "b2", "booking", undefined]]);
   });
 
   it("leaves a cancelled event alone, and reads a timed event's nights in the property's zone", () => {

@@ -72,6 +72,14 @@ describe("parseFeed sets unreadable events aside", () => {
     ]);
   });
 
+  it("reads an all-day date with stray spaces after it, as node-ical does, instead of skipping a real stay", () => {
+    const result = parse(calendar(vevent("UID:spaced", "DTSTART;VALUE=DATE:20310310 ", "DTEND;VALUE=DATE:20310312\t", "SUMMARY:Reserved")));
+    expect(result.unreadable).toEqual([]);
+    expect(result.events.map((e) => [e.uid, e.start, e.end])).toEqual([["spaced", "2031-03-10", "2031-03-12"]]);
+    // Spaces never make an impossible date readable.
+    expect(uids(parse(calendar(vevent("UID:bad", "DTSTART;VALUE=DATE:20310230 "))).unreadable)).toEqual(["bad"]);
+  });
+
   it("does not take a nested component's DTSTART for the event's own", () => {
     const alarm = ["BEGIN:VALARM", "ACTION:DISPLAY", "DTSTART:20310101T100000Z", "TRIGGER:-P1D", "END:VALARM"];
     const result = parse(calendar(vevent("UID:inner", ...alarm, "SUMMARY:Reserved")));

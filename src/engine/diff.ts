@@ -147,8 +147,10 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
   const byId = new Map(stored.map((row) => [row.id, row]));
   for (const id of cancels) changes.push({ change: "cancelled", row: byId.get(id)! });
 
-  const upcoming = stored.filter((row) => row.status === "active" && !ended(row)).length;
-  const cancelling = cancels.length;
+  // Echoes are left out: cancelling one opens no night (never served, never a conflict), and a channel that
+  // stops importing calsync's feed (a rotated URL) drops them all at once, which must not stop its sales.
+  const upcoming = stored.filter((row) => row.status === "active" && !ended(row) && !row.echoOf).length;
+  const cancelling = cancels.filter((id) => !byId.get(id)!.echoOf).length;
   const tripped = (upcoming >= 2 && cancelling === upcoming) || (upcoming >= 5 && cancelling >= 0.8 * upcoming);
   return { counts, inserts, updates, cancels, suspicious: tripped && !options.force ? { upcoming, cancelling } : null, changes };
 }

@@ -77,7 +77,9 @@ export function echoOf(nights: Nights, context: EchoContext): string | null {
 
 /**
  * `events` with their echoes marked `kind: "block"` with `echoOf`. An event whose stored row (same UID) is
- * active with the same nights keeps that row's verdict; any other is judged by `echoOf`, first seen now.
+ * active with the same nights keeps that row's verdict; so does a re-issued UID (CONTRACT §8: the only new
+ * UID with exactly the nights of the only active row whose UID left the feed), whose nights were first seen
+ * under its old UID. Any other is judged by `echoOf`, first seen now.
  */
 export function markEchoes(
   events: readonly FeedEvent[],
@@ -85,14 +87,42 @@ export function markEchoes(
 ): FeedEvent[] {
   const rows = new Map<string, StoredReservation>();
   for (const row of context.stored) if (!rows.has(row.uid)) rows.set(row.uid, row);
+  const reissued = reissuedRows(events, rows, context.timeZone);
   return events.map((event): FeedEvent => {
     if (event.cancelled) return event;
     const nights = datedEvent(event, context.timeZone);
-    const row = rows.get(event.uid);
+    const row = rows.get(event.uid) ?? reissued.get(event.uid);
     const same = row?.status === "active" && row.arrival === nights.arrival && row.departure === nights.departure;
     const original = same ? (row.echoOf ?? null) : echoOf(nights, context);
     return original === null ? event : { ...event, kind: "block", echoOf: original };
   });
+}
+
+/**
+ * New UIDs → the vanished row each re-issues, paired one to one by exact nights as the diff pairs them, so
+ * that a sale keeps being a sale (and an echo an echo) when its channel gives it a new UID.
+ */
+function reissuedRows(events: readonly FeedEvent[], rows: ReadonlyMap<string, StoredReservation>, timeZone?: string | null) {
+  const inFeed = new Set(events.map((event) => event.uid));
+  const vanished = new Map<string, StoredReservation[]>();
+  for (const row of rows.values()) {
+    if (row.status !== "active" || inFeed.has(row.uid)) continue;
+    const key = `${row.arrival} ${row.departure}`;
+    vanished.set(key, [...(vanished.get(key) ?? []), row]);
+  }
+  const fresh = new Map<string, string[]>();
+  for (const event of events) {
+    if (event.cancelled || rows.has(event.uid)) continue;
+    const { arrival, departure } = datedEvent(event, timeZone);
+    const key = `${arrival} ${departure}`;
+    fresh.set(key, [...(fresh.get(key) ?? []), event.uid]);
+  }
+  const pairs = new Map<string, StoredReservation>();
+  for (const [key, uids] of fresh) {
+    const candidates = vanished.get(key);
+    if (uids.length === 1 && candidates?.length === 1) pairs.set(uids[0]!, candidates[0]!);
+  }
+  return pairs;
 }
 
 /** What the fetch log keeps of a served feed: the nights of `served` (in feed order) that have not ended by `today`. */

@@ -111,10 +111,12 @@ function problemOf(event: OpenEvent): string | null {
   if (event.transparent) return null;
   if (event.miscased) return `${event.miscased} is written in lower case and cannot be read`;
   if (event.dtstart === undefined) return "DTSTART is missing";
-  const start = icalDateProblem(event.dtstart);
+  // Stray spaces around a value are judged without them (node-ical reads "20261223 " as that date);
+  // a DATE-TIME node-ical still cannot read is caught after parsing.
+  const start = icalDateProblem(event.dtstart.trim());
   if (start) return `DTSTART ${start}`;
   // An unreadable DTEND is not a missing one: reading it as one night would shorten the stay.
-  const end = event.dtend === undefined ? null : icalDateProblem(event.dtend);
+  const end = event.dtend === undefined ? null : icalDateProblem(event.dtend.trim());
   return end ? `DTEND ${end}` : null;
 }
 
