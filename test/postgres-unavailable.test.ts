@@ -1,6 +1,7 @@
 // PostgreSQL down or unreachable (CONTRACT §2, §10): the server answers 503 `unavailable` and recovers by
 // itself; `serve` and every other command refuse to start with one line naming host and port, never the password.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openApiDocument } from "../src/server/openapi/document.js";
 import { StoreUnavailableError } from "../src/store/errors.js";
 import { openStore } from "../src/store/index.js";
 import { closedPortUrl } from "./helpers/api-fixture.js";
@@ -42,6 +43,10 @@ describe("a PostgreSQL that goes away while calsync serves", () => {
       const res = await post(server, ann.token);
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toBe("2");
+      // The OpenAPI document tells client generators about the same headers.
+      const documented = Object.keys(openApiDocument().paths["/api/v1/calendars/sync"].post.responses["503"].headers);
+      expect(documented).toContain("Retry-After");
+      for (const name of documented) expect(res.headers.get(name), name).not.toBeNull();
       const body = await res.text();
       expect(JSON.parse(body)).toEqual({ ok: false, error: { code: "unavailable", message: expect.any(String) } });
       const health = await fetch(`${server.url}/healthz`);
