@@ -58,7 +58,9 @@ const SLOW_EXPANSION = `recurring events took more than ${MAX_EXPANSION_MS / 100
 /** Parses an iCalendar body into normalised events (CONTRACT §4); bad input is an error value. */
 export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedResult {
   // node-ical splits lines on \r?\n and keeps a BOM in the first line; CR-only feeds exist.
-  const unmarked = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // NUL is no iCalendar character (RFC 5545 §3.1) and PostgreSQL text cannot store it: both stores get the same text.
+  const unmarked = bom.includes("\0") ? bom.replaceAll("\0", "") : bom;
   const body = LONE_CR.test(unmarked) ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
   if (!body.trim() && emptyBodyIsEmptyCalendar(options.source)) return { ok: true, events: [], unreadable: [] };
   const problem = structuralProblem(body);
