@@ -71,6 +71,16 @@ describe("calsync usage errors", () => {
     expect(result.stderr).toContain("(run 'calsync token create --help' for usage)");
   });
 
+  it("rejects an --expires-in beyond 100 years (PostgreSQL stores no year past 9999), creating nothing", async () => {
+    const db = tmp.db();
+    expect((await runCli(["owner", "add", "Ann", "--db", db])).code).toBe(0);
+    for (const lifetime of ["3000000d", "99999999d"]) {
+      const result = await runCli(["token", "create", "--expires-in", lifetime, "--db", db]);
+      expectUsageError(result, /--expires-in .* at most 36500d \(100 years\)/, "calsync token create");
+    }
+    expect((await runCli(["token", "list", "--json", "--db", db])).stdout.trim()).toBe("[]");
+  });
+
   it("rejects local-only flags on a remote sync", async () => {
     for (const flag of ["--dry-run", "--force", "--allow-private-networks"]) {
       const result = await runCli(["sync", flag]);

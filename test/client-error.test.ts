@@ -3,6 +3,7 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { RunningServer } from "../src/server/index.js";
+import { openApiDocument } from "../src/server/openapi/document.js";
 import { useServerFixtures } from "./helpers/server-fixtures.js";
 
 const { newStore, serve } = useServerFixtures();
@@ -29,6 +30,13 @@ function parseAnswer(raw: string) {
   return { statusLine, headers, body: JSON.parse(body) as { ok: boolean; error: { code: string; message: string } } };
 }
 
+/** The OpenAPI document lists `status` for the sync operation, with `code` among its error codes. */
+function expectDocumented(status: string, code: string): void {
+  const response = (openApiDocument().paths["/api/v1/calendars/sync"].post.responses as Record<string, any>)[status];
+  expect(response, `the OpenAPI document has no ${status}`).toBeDefined();
+  expect(response.content["application/json"].schema.allOf[1].properties.error.properties.code.enum).toContain(code);
+}
+
 describe("requests the HTTP parser refuses", () => {
   it("answers 431 request_too_large in JSON to 64 KB of headers", async () => {
     const server = await serve(await newStore());
@@ -39,6 +47,20 @@ describe("requests the HTTP parser refuses", () => {
     expect(answer.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(raw.split("\r\n\r\n")[1]!));
     expect(answer.body).toEqual({ ok: false, error: { code: "request_too_large", message: expect.any(String) } });
+    expectDocumented("431", "request_too_large");
+  });
+
+  it("answers 413 request_too_large in JSON to chunk extensions over Node's limit, as the OpenAPI document says", async () => {
+    const server = await serve(await newStore());
+    const raw = await rawRequest(
+      server,
+      `POST /api/v1/calendars/sync HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;${"a".repeat(20_000)}\r\nhello\r\n0\r\n\r\n`,
+    );
+    const answer = parseAnswer(raw);
+    expect(answer.statusLine).toBe("HTTP/1.1 413 Content Too Large");
+    expect(answer.headers["content-type"]).toBe("application/json");
+    expect(answer.body).toEqual({ ok: false, error: { code: "request_too_large", message: expect.any(String) } });
+    expectDocumented("413", "request_too_large");
   });
 
   it("answers 400 bad_request in JSON to a control character in x-api-key, and serves the next connection", async () => {
@@ -51,5 +73,6 @@ describe("requests the HTTP parser refuses", () => {
     expect(answer.body).toEqual({ ok: false, error: { code: "bad_request", message: expect.any(String) } });
     expect(raw).not.toContain("abc");
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expectDocumented("400", "bad_request");
   });
 });

@@ -287,6 +287,24 @@ describe("sign-in throttling on PostgreSQL", () => {
   const kind = postgresKind();
   afterAll(() => kind.dispose());
 
+  it("refuses a sign-in with kilobytes of email or forwarded address like any wrong one, and counts it", async () => {
+    const url = await kind.create();
+    const instance = await openStore(url);
+    try {
+      const client = pageClient((r) => createApp({ store: instance, trustProxy: true }).fetch(r), BASE);
+      await client.page("/sign-in");
+      // Random, so PostgreSQL cannot compress it under its index's 2704-byte row limit.
+      const noise = (n: number) => Array.from({ length: n }, () => Math.random().toString(36).slice(2, 8)).join("");
+      for (const [email, forwarded] of [[`${noise(1000)}@example.com`, "192.0.2.7"], ["nobody@example.com", noise(1000)]]) {
+        const response = await client.post("/sign-in", { email: email!, password: "wrong" }, { headers: { "x-forwarded-for": forwarded! } });
+        expect(response.status).toBe(422);
+      }
+      expect(await instance.countRows(["sign_in_failures"])).toEqual({ sign_in_failures: 4 });
+    } finally {
+      await instance.close();
+    }
+  });
+
   it("counts failures in the database: two instances on one PostgreSQL database throttle one email together", async () => {
     const url = await kind.create();
     const [a, b] = [await openStore(url), await openStore(url)];

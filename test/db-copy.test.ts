@@ -166,6 +166,21 @@ describe("calsync db copy", () => {
     expect((await urls(pgStore)).indexOf("https://new.example/n.ics")).toBe(2);
   });
 
+  it("copies SQLite text holding NUL into PostgreSQL, which cannot store it, without failing the copy", async () => {
+    const source = tmp.db();
+    const store = await open(source);
+    const owner = await store.createOwner("Ana");
+    const property = await store.createProperty(owner.id, "Loft");
+    const calendar = await store.createCalendar({ propertyId: property.id, url: "https://h.example/1.ics", source: "airbnb" });
+    // What a feed with a NUL byte left in SQLite before parseFeed dropped them.
+    await store.applyCalendarSync(write(calendar.id, { inserts: [event("u\0a", 10, { guestName: "J\0o" })] }));
+    const target = await pg.create();
+    const result = await runCli(["db", "copy", "--from", source, "--to", target, "--json"]);
+    expect([result.code, result.stderr]).toEqual([0, ""]);
+    const [copied] = await (await open(target)).listReservations();
+    expect(copied).toMatchObject({ uid: "u\uFFFDa", summary: "Stay u\uFFFDa" });
+  });
+
   it("prints the rows copied per table", async () => {
     const source = tmp.db();
     await seed(await open(source));

@@ -64,7 +64,7 @@ describe("the OpenAPI document", () => {
   it("describes the sync operation: API key security, its statuses, error codes and the additive fields", () => {
     const document = openApiDocument();
     const operation = document.paths[SYNC].post;
-    expect(Object.keys(operation.responses).sort()).toEqual(["200", "207", "400", "401", "405", "429", "431", "500", "503"]);
+    expect(Object.keys(operation.responses).sort()).toEqual(["200", "207", "400", "401", "405", "408", "413", "429", "431", "500", "503"]);
     expect(document.security).toEqual([{ ApiKey: [] }]);
     expect(document.components.securitySchemes.ApiKey).toMatchObject({ type: "apiKey", in: "header", name: "x-api-key" });
     expect(NAMED_SCHEMAS.ApiErrorCode.enum).toContain("rate_limited");

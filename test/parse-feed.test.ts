@@ -292,4 +292,10 @@ describe("parseFeed: hostile and broken input never throws", () => {
     const [event] = events(bytes.toString("utf8"));
     expect(event).toMatchObject({ uid: "u", summary: "Caf\uFFFD au lait", start: "2031-01-01" });
   });
+
+  it("drops NUL characters, which iCalendar forbids and PostgreSQL text cannot hold", () => {
+    const [event] = events(calendar(vevent("UID:u\0v", "DTSTART;VALUE=DATE:20310101", "SUMMARY:Res\0erved", "DESCRIPTION:a\0b")));
+    expect(event).toMatchObject({ uid: "uv", summary: "Reserved", start: "2031-01-01" });
+    expect(JSON.stringify(event)).not.toContain("\\u0000");
+  });
 });

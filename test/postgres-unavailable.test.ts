@@ -1,11 +1,13 @@
 // PostgreSQL down or unreachable (CONTRACT §2, §10): the server answers 503 `unavailable` and recovers by
 // itself; `serve` and every other command refuse to start with one line naming host and port, never the password.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openApiDocument } from "../src/server/openapi/document.js";
 import { StoreUnavailableError } from "../src/store/errors.js";
 import { openStore } from "../src/store/index.js";
 import { closedPortUrl } from "./helpers/api-fixture.js";
 import { isBuilt, runBin } from "./helpers/cli.js";
 import { ownerWith, post, useServerFixtures } from "./helpers/server-fixtures.js";
+import { parsePrometheusText, sampleValue } from "./helpers/prometheus-text.js";
 import { postgresKind } from "./helpers/stores.js";
 import { startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy.js";
 
@@ -41,6 +43,10 @@ describe("a PostgreSQL that goes away while calsync serves", () => {
       const res = await post(server, ann.token);
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toBe("2");
+      // The OpenAPI document tells client generators about the same headers.
+      const documented = Object.keys(openApiDocument().paths["/api/v1/calendars/sync"].post.responses["503"].headers);
+      expect(documented).toContain("Retry-After");
+      for (const name of documented) expect(res.headers.get(name), name).not.toBeNull();
       const body = await res.text();
       expect(JSON.parse(body)).toEqual({ ok: false, error: { code: "unavailable", message: expect.any(String) } });
       const health = await fetch(`${server.url}/healthz`);
@@ -52,6 +58,32 @@ describe("a PostgreSQL that goes away while calsync serves", () => {
       await proxy.up();
       expect((await post(server, ann.token)).status).toBe(200);
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    } finally {
+      await proxy.up().catch(() => {});
+      await store.close();
+    }
+  });
+
+  it("still serves /metrics, counting the 503s, with the outbox depth last read", async () => {
+    const store = await openStore(url);
+    try {
+      const ann = await ownerWith(store, "Ann", {});
+      const server = await serve(store, { metrics: true, webhooks: false });
+      const scrape = async () => {
+        const res = await fetch(`${server.url}/metrics`);
+        // An outage is when an operator needs the metrics most: the scrape must not fail with the database.
+        expect(res.status).toBe(200);
+        return parsePrometheusText(await res.text());
+      };
+      expect(sampleValue(await scrape(), "calsync_webhook_outbox_depth")).toBe(0);
+
+      await proxy.down();
+      expect((await post(server, ann.token)).status).toBe(503);
+      const families = await scrape();
+      const route = { method: "POST", route: "/api/v1/calendars/sync", status: "503" };
+      expect(sampleValue(families, "calsync_http_requests_total", route)).toBe(1);
+      expect(sampleValue(families, "calsync_webhook_outbox_depth")).toBe(0);
+      expect(families.has("process_cpu_user_seconds_total")).toBe(true);
     } finally {
       await proxy.up().catch(() => {});
       await store.close();

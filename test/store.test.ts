@@ -377,6 +377,17 @@ describe.each(storeKinds())("$name store", (kind) => {
   });
 
   describe("administration", () => {
+    it("takes text holding NUL from any door (a sign-in form, a name) as SQLite does, never failing on PostgreSQL", async () => {
+      const store = await open();
+      // PostgreSQL text cannot hold U+0000: it becomes U+FFFD there, where SQLite keeps it.
+      const owner = await store.createOwner("Ana\0Lima", { email: "ana@example.com" });
+      expect(await store.findOwnerByEmail("ana\0@example.com")).toBeUndefined();
+      const property = await store.createProperty(owner.id, "Lo\0ft");
+      const unseen = (name = "") => name.replace(/[\0\uFFFD]/, "");
+      const names = [(await store.getProperty(property.id))?.name, (await store.listOwners())[0]?.name];
+      expect(names.map(unseen)).toEqual(["Loft", "AnaLima"]);
+    });
+
     it("removes a property with its calendars and reservations, and says when it knows no such property", async () => {
       const store = await open();
       const { owner, property, calendar } = await loft(store);

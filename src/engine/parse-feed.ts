@@ -8,6 +8,7 @@ import { looksLikeHtml } from "./html-answer.js";
 import { addLocalDays, formatDate } from "./local-date.js";
 import { NO_UID_PREFIX, type FeedEvent } from "./model.js";
 import { expandOccurrences, expansionCost, type Occurrence } from "./recurrence.js";
+import { keptUid } from "./uid.js";
 import { distinctUnreadable, setAsideUnreadable, unreadableIdentities, type UnreadableEvent } from "./unreadable-events.js";
 import { stableInstant } from "./wall-time.js";
 
@@ -58,7 +59,9 @@ const SLOW_EXPANSION = `recurring events took more than ${MAX_EXPANSION_MS / 100
 /** Parses an iCalendar body into normalised events (CONTRACT §4); bad input is an error value. */
 export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedResult {
   // node-ical splits lines on \r?\n and keeps a BOM in the first line; CR-only feeds exist.
-  const unmarked = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // NUL is no iCalendar character (RFC 5545 §3.1) and PostgreSQL text cannot store it: both stores get the same text.
+  const unmarked = bom.includes("\0") ? bom.replaceAll("\0", "") : bom;
   const body = LONE_CR.test(unmarked) ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
   if (!body.trim() && emptyBodyIsEmptyCalendar(options.source)) return { ok: true, events: [], unreadable: [] };
   const problem = structuralProblem(body);
@@ -98,7 +101,7 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
           const event = toFeedEvent(occurrence, options.source, zone);
           if (!event) {
             // What the raw-text check let through and node-ical still could not read.
-            const uid = typeof occurrence.event.uid === "string" ? occurrence.event.uid.trim() : "";
+            const uid = typeof occurrence.event.uid === "string" ? keptUid(occurrence.event.uid.trim()) : "";
             unreadable.push({ uid, message: `${isValidDate(occurrence.start) ? "DTEND" : "DTSTART"} could not be read` });
             continue;
           }
@@ -167,7 +170,7 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
 
   const summary = text(event.summary).trim();
   const description = text(event.description);
-  const uid = typeof event.uid === "string" && event.uid.trim() ? event.uid.trim() : undefined;
+  const uid = typeof event.uid === "string" && event.uid.trim() ? keptUid(event.uid.trim()) : undefined;
   const base = uid ?? `${NO_UID_PREFIX}${createHash("sha256").update(`${startText}|${endText}|${summary}`).digest("hex").slice(0, 32)}`;
   const identity = occurrence.recurrenceKey === undefined ? base : `${base}#${occurrence.recurrenceKey}`;
   const timedZone = allDay ? undefined : eventZone(start, zone);

@@ -5,6 +5,7 @@
 // event of it, whether it has a UID or not (an event without UID cannot be matched any other way).
 import type { SyncWarning } from "../types.js";
 import { NO_UID_PREFIX } from "./model.js";
+import { keptUid } from "./uid.js";
 import { icalDateProblem } from "./strict-date.js";
 
 /** An event left out because its dates cannot be read; `uid` is "" for an event without UID. */
@@ -65,7 +66,7 @@ export function setAsideUnreadable(body: string): SetAside {
       }
     } else if (open && stack.length === open.depth) {
       // Properties of the VEVENT itself, not of a VALARM inside it.
-      if (name === "UID") open.uid = valueOf(line).trim();
+      if (name === "UID") open.uid = keptUid(valueOf(line).trim());
       else if (name === "TRANSP") open.transparent = valueOf(line).trim().toUpperCase() === "TRANSPARENT";
       else if (name === "DTSTART" || name === "DTEND") {
         if (raw !== name) open.miscased ??= raw;

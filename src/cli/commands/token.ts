@@ -1,7 +1,7 @@
 // `calsync token create|list|revoke`: API tokens of an owner. The plain token is shown once, at creation.
 import { Command } from "@commander-js/extra-typings";
 import type { TokenRecord } from "../../store/types.js";
-import { CliFailure, type CliContext } from "../context.js";
+import { CliFailure, UsageError, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
 import { dbOption, jsonOption, ownerOption } from "../options.js";
 import { stdoutPaint, writeJson, writeText } from "../output.js";
@@ -21,6 +21,9 @@ export function tokenJson(token: TokenRecord) {
   };
 }
 
+/** The longest `--expires-in`, in days. */
+const MAX_LIFETIME_DAYS = 36_500;
+
 /** Builds the `token` command group. */
 export function tokenCommand(context: CliContext) {
   const token = new Command("token").description("Create, list and revoke API tokens (for `calsync sync` and the HTTP API)");
@@ -35,6 +38,10 @@ export function tokenCommand(context: CliContext) {
     .addOption(dbOption())
     .action(async (options) => {
       const lifetimeMs = options.expiresIn === undefined ? undefined : parseDuration(options.expiresIn);
+      // Past that, a date is no longer one both stores keep (PostgreSQL ends at year 9999) or JavaScript can write.
+      if (lifetimeMs !== undefined && lifetimeMs > MAX_LIFETIME_DAYS * 86_400_000) {
+        throw new UsageError(`--expires-in ${options.expiresIn} is too long: at most ${MAX_LIFETIME_DAYS}d (100 years), or leave it out for none`);
+      }
       const store = await context.store(options.db);
       const owner = await context.owner(store, options.owner);
       const { generateToken } = await import("../../server/tokens.js");

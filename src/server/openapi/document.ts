@@ -24,7 +24,10 @@ const HEADERS = {
     description: "Seconds until the current window ends and the token's full allowance returns. Only on answers to an authenticated sync request.",
     schema: { type: "integer", minimum: 0 },
   },
-  "Retry-After": { description: "Whole seconds to wait before the next sync request of this token.", schema: { type: "integer", minimum: 1 } },
+  "Retry-After": {
+    description: "Whole seconds to wait before trying again: on 429 until this token's window ends, on 503 for the database.",
+    schema: { type: "integer", minimum: 1 },
+  },
   "WWW-Authenticate": { description: "Always `ApiKey`.", schema: { type: "string", const: "ApiKey" } },
   Allow: { description: "The methods this path takes.", schema: { type: "string" } },
 } as const;
@@ -52,11 +55,14 @@ function errorAnswer(description: string, codes: ApiErrorCode[], headers: Header
   return { description, headers: headersOf(headers), content: { "application/json": { schema: narrowed } } };
 }
 
+// 400, 408, 413 and 431 come from Node's HTTP parser, before any route: no rate-limit headers.
 const COMMON_ERRORS = {
   "400": errorAnswer("The request could not be read as HTTP (e.g. a control character in a header).", ["bad_request"]),
+  "408": errorAnswer("The request did not arrive in time.", ["bad_request"]),
+  "413": errorAnswer("The request's chunk extensions are too large.", ["request_too_large"]),
   "431": errorAnswer("The request's headers are too large.", ["request_too_large"]),
   "500": errorAnswer("Unexpected fault; the message quotes the request id to look up in the server's log.", ["internal_error"], ["RateLimit-Limit"]),
-  "503": errorAnswer("The database cannot be reached; retry later.", ["unavailable"], ["RateLimit-Limit"]),
+  "503": errorAnswer("The database cannot be reached; retry after `Retry-After`.", ["unavailable"], ["Retry-After", "RateLimit-Limit"]),
 };
 
 function buildDocument() {
@@ -83,6 +89,8 @@ function buildDocument() {
             "200": syncAnswer("Every calendar synchronised (also when the owner has none)."),
             "207": syncAnswer("At least one calendar failed; see `results[].result.error`."),
             "400": COMMON_ERRORS["400"],
+            "408": COMMON_ERRORS["408"],
+            "413": COMMON_ERRORS["413"],
             "401": errorAnswer(
               "The token is missing, malformed, unknown, expired or revoked.",
               ["missing_token", "invalid_token", "expired_token", "revoked_token"],

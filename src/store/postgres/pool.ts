@@ -117,7 +117,7 @@ export function createPool(location: string): PgDatabase {
   // Statements with parameters are prepared once per connection; without, they go as simple queries
   // (which also lets a script hold several statements).
   const send = (target: pg.Pool | pg.PoolClient, text: string, params: unknown[]) =>
-    (params.length > 0 ? target.query(named(text, params)) : target.query(text)).catch(fail);
+    (params.length > 0 ? target.query(named(text, params.map(withoutNul))) : target.query(text)).catch(fail);
   const sqlOf = (target: pg.Pool | pg.PoolClient): Sql => ({
     query: async <R>(text: string, params: unknown[] = []) => (await send(target, text, params)).rows as R[],
     run: async (text, params = []) => (await send(target, text, params)).rowCount ?? 0,
@@ -178,6 +178,17 @@ export function createPool(location: string): PgDatabase {
       await pool.end();
     },
   };
+}
+
+/**
+ * A parameter with U+0000 replaced by U+FFFD: PostgreSQL text cannot hold NUL (SQLite can), so a name typed
+ * with one, a sign-in attempt or a SQLite row copied here would fail the whole statement. Replaced, not
+ * dropped, so that "ana\0@x" never finds "ana@x". Feeds lose theirs in parseFeed.
+ */
+function withoutNul(value: unknown): unknown {
+  if (typeof value === "string") return value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value;
+  if (Array.isArray(value) && value.some((item) => typeof item === "string" && item.includes("\0"))) return value.map(withoutNul);
+  return value;
 }
 
 const NETWORK_REASONS: Record<string, string> = {
