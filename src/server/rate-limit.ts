@@ -101,7 +101,12 @@ export async function limitSyncRequest(
 /** Adds `RateLimit-Limit` to an `/api/` answer that no token's count was told on (401, 404, 405, the OpenAPI document). */
 export function withRateLimitPolicy(response: Response, pathname: string, limiter: TokenRateLimiter | null): Response {
   if (limiter && pathname.startsWith("/api/") && !response.headers.has("ratelimit-limit")) {
-    response.headers.set("ratelimit-limit", String(limiter.policy.limit));
+    // CONTRACT §12: every API answer carries all three. No token was counted by this one, so it tells a
+    // whole window's allowance: what a token that has not been used yet has.
+    const { limit, windowSeconds } = limiter.policy;
+    for (const [name, value] of Object.entries(rateLimitHeaders({ allowed: true, limit, remaining: limit, resetSeconds: windowSeconds }))) {
+      response.headers.set(name, value);
+    }
   }
   return response;
 }

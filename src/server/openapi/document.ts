@@ -17,11 +17,11 @@ const HEADERS = {
     schema: { type: "integer", minimum: 1 },
   },
   "RateLimit-Remaining": {
-    description: "Sync requests this token has left in the current window. Only on answers to an authenticated sync request.",
+    description: "Sync requests this token has left in the current window; on an answer that counted no token (401, 404, 405, this document), a whole window's allowance.",
     schema: { type: "integer", minimum: 0 },
   },
   "RateLimit-Reset": {
-    description: "Seconds until the current window ends and the token's full allowance returns. Only on answers to an authenticated sync request.",
+    description: "Seconds until the current window ends and the token's full allowance returns; on an answer that counted no token, the window's length.",
     schema: { type: "integer", minimum: 0 },
   },
   "Retry-After": {
@@ -61,8 +61,8 @@ const COMMON_ERRORS = {
   "408": errorAnswer("The request did not arrive in time.", ["bad_request"]),
   "413": errorAnswer("The request's chunk extensions are too large.", ["request_too_large"]),
   "431": errorAnswer("The request's headers are too large.", ["request_too_large"]),
-  "500": errorAnswer("Unexpected fault; the message quotes the request id to look up in the server's log.", ["internal_error"], ["RateLimit-Limit"]),
-  "503": errorAnswer("The database cannot be reached; retry after `Retry-After`.", ["unavailable"], ["Retry-After", "RateLimit-Limit"]),
+  "500": errorAnswer("Unexpected fault; the message quotes the request id to look up in the server's log.", ["internal_error"], RATE_HEADERS),
+  "503": errorAnswer("The database cannot be reached; retry after `Retry-After`.", ["unavailable"], ["Retry-After", ...RATE_HEADERS]),
 };
 
 function buildDocument() {
@@ -94,9 +94,9 @@ function buildDocument() {
             "401": errorAnswer(
               "The token is missing, malformed, unknown, expired or revoked.",
               ["missing_token", "invalid_token", "expired_token", "revoked_token"],
-              ["WWW-Authenticate", "RateLimit-Limit"],
+              ["WWW-Authenticate", ...RATE_HEADERS],
             ),
-            "405": errorAnswer("A method other than POST on this path.", ["method_not_allowed"], ["Allow", "RateLimit-Limit"]),
+            "405": errorAnswer("A method other than POST on this path.", ["method_not_allowed"], ["Allow", ...RATE_HEADERS]),
             "429": errorAnswer("The token used up its sync requests for this window.", ["rate_limited"], ["Retry-After", ...RATE_HEADERS]),
             "431": COMMON_ERRORS["431"],
             "500": COMMON_ERRORS["500"],
@@ -112,10 +112,10 @@ function buildDocument() {
           responses: {
             "200": {
               description: "The OpenAPI 3.1 document of API v1.",
-              headers: headersOf(["RateLimit-Limit"]),
+              headers: headersOf(RATE_HEADERS),
               content: { "application/json": { schema: { type: "object" } } },
             },
-            "405": errorAnswer("A method other than GET or HEAD on this path.", ["method_not_allowed"], ["Allow", "RateLimit-Limit"]),
+            "405": errorAnswer("A method other than GET or HEAD on this path.", ["method_not_allowed"], ["Allow", ...RATE_HEADERS]),
             ...COMMON_ERRORS,
           },
         },
