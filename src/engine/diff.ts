@@ -109,10 +109,14 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
   const lost = stored.filter((row) => row.status === "active" && !seen.has(row.id) && !ended(row));
   const reissued = pairReissued(fresh, lost);
   const renamed = new Set(reissued.values());
-  const moved = pairMovedBlocks(
-    fresh.filter((event) => !reissued.has(event)),
-    lost.filter((row) => !renamed.has(row)),
-  );
+  // Nothing lost (a first sync, a feed that only grew): no new event continues a stored row.
+  const moved =
+    lost.length === 0
+      ? new Map<DatedEvent, StoredReservation>()
+      : pairMovedBlocks(
+          fresh.filter((event) => !reissued.has(event)),
+          lost.filter((row) => !renamed.has(row)),
+        );
   for (const event of fresh) {
     const same = reissued.get(event);
     if (same) {
@@ -144,10 +148,13 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
   const continued = new Set([...moved.values(), ...renamed]);
   for (const row of lost) if (!continued.has(row)) cancels.push(row.id);
   counts.cancelled = cancels.length;
-  const byId = new Map(stored.map((row) => [row.id, row]));
-  for (const id of cancels) changes.push({ change: "cancelled", row: byId.get(id)! });
+  if (cancels.length > 0) {
+    const byId = new Map(stored.map((row) => [row.id, row]));
+    for (const id of cancels) changes.push({ change: "cancelled", row: byId.get(id)! });
+  }
 
-  const upcoming = stored.filter((row) => row.status === "active" && !ended(row)).length;
+  let upcoming = 0;
+  for (const row of stored) if (row.status === "active" && !ended(row)) upcoming++;
   const cancelling = cancels.length;
   const tripped = (upcoming >= 2 && cancelling === upcoming) || (upcoming >= 5 && cancelling >= 0.8 * upcoming);
   return { counts, inserts, updates, cancels, suspicious: tripped && !options.force ? { upcoming, cancelling } : null, changes };
@@ -191,14 +198,32 @@ function changed(row: StoredReservation, event: DatedEvent): boolean {
     row.departure !== event.departure ||
     row.summary !== event.summary ||
     (row.echoOf ?? null) !== (event.echoOf ?? null) ||
-    canonical(row.details) !== canonical(event.details)
+    !sameDetails(row.details, event.details)
   );
+}
+
+/** `canonical(a) === canonical(b)`, without building either when every value present is the same. */
+function sameDetails(a: object, b: object): boolean {
+  const keys = presentKeys(a);
+  if (keys.length !== presentKeys(b).length) return false;
+  for (const key of keys) {
+    if ((a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key]) return canonical(a) === canonical(b);
+  }
+  return true;
+}
+
+function presentKeys(value: object): string[] {
+  return Object.keys(value).filter((key) => present((value as Record<string, unknown>)[key]));
+}
+
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== "";
 }
 
 /** JSON with sorted keys and no undefined fields, so equal details compare equal however they were built. */
 function canonical(value: object): string {
   const entries = Object.entries(value)
-    .filter(([, v]) => v !== undefined && v !== null && v !== "")
+    .filter(([, v]) => present(v))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify(entries);
 }

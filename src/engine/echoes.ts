@@ -83,12 +83,17 @@ export function markEchoes(
   events: readonly FeedEvent[],
   context: EchoContext & { stored: readonly StoredReservation[]; timeZone?: string | null },
 ): FeedEvent[] {
+  // No fetch of this channel's exclude set in the log: `echoOf` finds nothing, and only a row that is an
+  // echo already can keep that verdict, so no other event needs its nights read (most calendars, most runs).
+  const logged = context.fetches.some((fetch) => fetch.exclude.includes(context.source));
+  if (!logged && !context.stored.some((row) => (row.echoOf ?? null) !== null)) return [...events];
   const rows = new Map<string, StoredReservation>();
   for (const row of context.stored) if (!rows.has(row.uid)) rows.set(row.uid, row);
   return events.map((event): FeedEvent => {
     if (event.cancelled) return event;
-    const nights = datedEvent(event, context.timeZone);
     const row = rows.get(event.uid);
+    if (!logged && (row?.echoOf ?? null) === null) return event;
+    const nights = datedEvent(event, context.timeZone);
     const same = row?.status === "active" && row.arrival === nights.arrival && row.departure === nights.departure;
     const original = same ? (row.echoOf ?? null) : echoOf(nights, context);
     return original === null ? event : { ...event, kind: "block", echoOf: original };

@@ -43,10 +43,24 @@ export function zoneDate(instant: Date, zone: string): string | null {
   if (offset !== null) return new Date(instant.getTime() + offset * 60_000).toISOString().slice(0, 10);
   const format = formatter(zone);
   if (!format) return null;
+  // The same instants come back (a stay is dated by echo detection, the diff and the store; a feed is read
+  // again each day), and Intl is the dearest step of dating one: remember the answers, a bounded number.
+  let known = zoneDates.get(zone);
+  if (!known) zoneDates.set(zone, (known = new Map()));
+  const ms = instant.getTime();
+  const cached = known.get(ms);
+  if (cached !== undefined) return cached;
   const parts: Record<string, string> = {};
   for (const part of format.formatToParts(instant)) parts[part.type] = part.value;
-  return `${(parts["year"] ?? "").padStart(4, "0")}-${(parts["month"] ?? "").padStart(2, "0")}-${(parts["day"] ?? "").padStart(2, "0")}`;
+  const date = `${(parts["year"] ?? "").padStart(4, "0")}-${(parts["month"] ?? "").padStart(2, "0")}-${(parts["day"] ?? "").padStart(2, "0")}`;
+  if (known.size >= MAX_REMEMBERED_DATES) known.clear();
+  known.set(ms, date);
+  return date;
 }
+
+/** Dates remembered per zone by `zoneDate` (about 80 bytes each). */
+const MAX_REMEMBERED_DATES = 4096;
+const zoneDates = new Map<string, Map<number, string>>();
 
 /** Minutes a numeric offset zone ("+02:00", "UTC-5", "GMT+0530") is ahead of UTC; null for anything else. */
 function offsetMinutes(zone: string): number | null {
