@@ -2,8 +2,8 @@
 import { createHash } from "node:crypto";
 import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry, SyncWarning } from "../types.js";
 import { findPropertyConflicts } from "./conflicts.js";
-import { diffReservations } from "./diff.js";
-import { markEchoes } from "./echoes.js";
+import { diffReservationsInSlices } from "./diff.js";
+import { markEchoesInSlices } from "./echoes.js";
 import { fetchFeed, type FetchFeedResult } from "./fetch-feed.js";
 import { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
 import { explainHtmlAnswer } from "./html-answer.js";
@@ -12,7 +12,7 @@ import type { CalendarRecord, SyncTrigger } from "./model.js";
 import { parseFeed, type ParseFeedOptions, type ParseFeedResult } from "./parse-feed.js";
 import { unreadableWarnings } from "./unreadable-events.js";
 import type { SyncStore } from "./store-port.js";
-import { conflictAnnouncements, failureEvents, runEvents, successEvents } from "./webhook-events.js";
+import { conflictAnnouncements, failureEvents, newReservationIds, runEvents, successEvents } from "./webhook-events.js";
 
 /** Options of one sync run; each door builds this from its flags and environment. */
 export interface SyncOwnerOptions {
@@ -176,7 +176,7 @@ async function syncCalendar(
       cancels: [],
       feed: { etag, lastModified, contentHash: calendar.contentHash, lastFound: calendar.lastFound },
       syncedAt: clock(),
-      events: successEvents(calendar, [], [], clock()).events,
+      events: successEvents(calendar, [], [], [], clock()),
     });
   };
   // A 304 or a byte-identical body cannot change anything: report the stored state.
@@ -200,10 +200,12 @@ async function syncCalendar(
     store.calendarReservations(calendar.id),
     store.propertyOutboundFetches(calendar.propertyId),
   ]);
-  // A channel's re-export of nights calsync's feed served it is a block, never a sale (CONTRACT §8).
-  const events = markEchoes(parsed.events, { source: calendar.source, seenAt: requestedAt, fetches, stored, timeZone: calendar.timeZone });
+  // A channel's re-export of nights calsync's feed served it is a block, never a sale (CONTRACT §8). Both steps
+  // let the event loop turn every few milliseconds: a server keeps answering while it reads a 20,000-event feed.
+  const context = { source: calendar.source, seenAt: requestedAt, fetches, stored, timeZone: calendar.timeZone };
+  const events = await markEchoesInSlices(parsed.events, context);
   const unreadable = parsed.unreadable.map((event) => event.uid);
-  const diff = diffReservations(stored, events, { now, force: options.force, unreadable, timeZone: calendar.timeZone });
+  const diff = await diffReservationsInSlices(stored, events, { now, force: options.force, unreadable, timeZone: calendar.timeZone });
   if (diff.suspicious) {
     const { cancelling, upcoming } = diff.suspicious;
     return fail({
@@ -219,7 +221,7 @@ async function syncCalendar(
       ? { etag: fetched.etag, lastModified: fetched.lastModified, contentHash }
       : { etag: null, lastModified: null, contentHash: null };
   if (!options.dryRun) {
-    const { insertIds, events } = successEvents(calendar, diff.changes, diff.inserts, now);
+    const insertIds = newReservationIds(diff.inserts.length);
     await store.applyCalendarSync({
       calendarId: calendar.id,
       inserts: diff.inserts,
@@ -230,7 +232,10 @@ async function syncCalendar(
       seenAt: requestedAt,
       timeZone: calendar.timeZone,
       insertIds,
-      events,
+      // Built when the store reads them: the SQLite store does only for an owner with a webhook endpoint.
+      get events() {
+        return successEvents(calendar, diff.changes, diff.inserts, insertIds, now);
+      },
     });
   }
   return entryOf(calendar, diff.counts, undefined, warnings);

@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { calendarQueries } from "./calendars.js";
+import { createConnectionLock, lockedMethods } from "./connection-lock.js";
 import { migrate } from "./migrations.js";
 import { outboundFetchQueries } from "./outbound-fetches.js";
 import { ownerQueries } from "./owners.js";
@@ -31,8 +32,9 @@ export function openSqliteStore(path: string): Store {
     throw error;
   }
   const ping = db.prepare<[], { ok: number }>("SELECT 1 AS ok");
+  const lock = createConnectionLock();
 
-  return {
+  const store: Store = {
     path,
     ...ownerQueries(db),
     ...tokenQueries(db),
@@ -40,7 +42,7 @@ export function openSqliteStore(path: string): Store {
     ...calendarQueries(db),
     ...reservationQueries(db),
     ...outboundFetchQueries(db),
-    ...syncPortQueries(db),
+    ...syncPortQueries(db, lock),
     ...syncRunQueries(db),
     ...sessionQueries(db),
     ...webhookQueries(db),
@@ -49,4 +51,7 @@ export function openSqliteStore(path: string): Store {
       if (db.open) db.close();
     },
   };
+  // A big write keeps its transaction open across event-loop turns: every other call waits for it, but
+  // /healthz's ping may read inside it (it only asks whether the file answers).
+  return lockedMethods(store, lock, ["ping"]);
 }
