@@ -2,27 +2,18 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { calendarQueries } from "./calendars.js";
-import { createConnectionLock, lockedMethods } from "./connection-lock.js";
+import { createConnectionLock, lockedMethods, type ConnectionLock } from "./connection-lock.js";
+import { lazyMethods, type GroupLoader } from "./lazy-queries.js";
 import { migrate } from "./migrations.js";
-import { outboundFetchQueries } from "./outbound-fetches.js";
-import { ownerQueries } from "./owners.js";
-import { propertyQueries } from "./properties.js";
-import { reservationQueries } from "./reservations.js";
-import { sessionQueries } from "./sessions.js";
-import { syncPortQueries } from "./sync-port.js";
-import { syncRunQueries } from "./sync-runs.js";
-import { tokenQueries } from "./tokens.js";
-import { webhookQueries } from "./webhooks.js";
 import type { Store } from "../types.js";
 
 /** Opens the SQLite file at `path` (`":memory:"` works too), creating its directories and schema as needed. */
 export function openSqliteStore(path: string): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  // `timeout` is SQLite's busy timeout, set before any statement: every statement below waits for a CLI
+  // or server holding the lock instead of failing.
+  const db = new Database(path, { timeout: 5000 });
   try {
-    // First, so that every statement below waits for a CLI or server holding the lock instead of failing.
-    db.pragma("busy_timeout = 5000");
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
@@ -36,16 +27,7 @@ export function openSqliteStore(path: string): Store {
 
   const store: Store = {
     path,
-    ...ownerQueries(db),
-    ...tokenQueries(db),
-    ...propertyQueries(db),
-    ...calendarQueries(db),
-    ...reservationQueries(db),
-    ...outboundFetchQueries(db),
-    ...syncPortQueries(db, lock),
-    ...syncRunQueries(db),
-    ...sessionQueries(db),
-    ...webhookQueries(db),
+    ...lazyMethods(loaders(db, lock), GROUP_OF),
     ping: async () => db.open && ping.get()?.ok === 1,
     async close() {
       if (db.open) db.close();
@@ -55,3 +37,83 @@ export function openSqliteStore(path: string): Store {
   // /healthz's ping may read inside it (it only asks whether the file answers).
   return lockedMethods(store, lock, ["ping"]);
 }
+
+/** The query groups of one database, each a module of its own (see lazy-queries.ts). */
+function loaders(db: Database.Database, lock: ConnectionLock): Record<Group, GroupLoader<Store>> {
+  return {
+    owners: async () => (await import("./owners.js")).ownerQueries(db),
+    tokens: async () => (await import("./tokens.js")).tokenQueries(db),
+    properties: async () => (await import("./properties.js")).propertyQueries(db),
+    calendars: async () => (await import("./calendars.js")).calendarQueries(db),
+    reservations: async () => (await import("./reservations.js")).reservationQueries(db),
+    outboundFetches: async () => (await import("./outbound-fetches.js")).outboundFetchQueries(db),
+    syncPort: async () => (await import("./sync-port.js")).syncPortQueries(db, lock),
+    syncRuns: async () => (await import("./sync-runs.js")).syncRunQueries(db),
+    sessions: async () => (await import("./sessions.js")).sessionQueries(db),
+    webhooks: async () => (await import("./webhooks.js")).webhookQueries(db),
+  };
+}
+
+type Group =
+  | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "syncPort" | "syncRuns" | "sessions"
+  | "webhooks";
+
+/** The group of every method of the store (the compiler checks that none is missing). */
+const GROUP_OF = {
+  createOwner: "owners",
+  listOwners: "owners",
+  getOwner: "owners",
+  setOwnerEmail: "owners",
+  findOwnerByEmail: "owners",
+  ownerPasswordHash: "owners",
+  setOwnerPassword: "owners",
+  createToken: "tokens",
+  listTokens: "tokens",
+  findTokenByHash: "tokens",
+  revokeToken: "tokens",
+  touchToken: "tokens",
+  createProperty: "properties",
+  updateProperty: "properties",
+  listProperties: "properties",
+  getProperty: "properties",
+  removeProperty: "properties",
+  setPropertyFeedToken: "properties",
+  getPropertyByFeedToken: "properties",
+  propertyFeedToken: "properties",
+  createCalendar: "calendars",
+  listCalendars: "calendars",
+  getCalendar: "calendars",
+  removeCalendar: "calendars",
+  listReservations: "reservations",
+  propertyFeedReservations: "reservations",
+  recordOutboundFetch: "outboundFetches",
+  propertyOutboundFetches: "outboundFetches",
+  ownerCalendars: "syncPort",
+  calendarReservations: "syncPort",
+  applyCalendarSync: "syncPort",
+  recordCalendarFailure: "syncPort",
+  propertyActiveBookings: "syncPort",
+  recordSyncRun: "syncRuns",
+  listSyncRuns: "syncRuns",
+  createInvite: "sessions",
+  findInvite: "sessions",
+  consumeInvite: "sessions",
+  createSession: "sessions",
+  findSession: "sessions",
+  touchSession: "sessions",
+  deleteSession: "sessions",
+  deleteIdleSessions: "sessions",
+  addSignInFailure: "sessions",
+  signInFailures: "sessions",
+  clearSignInFailures: "sessions",
+  pruneSignInFailures: "sessions",
+  createWebhookEndpoint: "webhooks",
+  listWebhookEndpoints: "webhooks",
+  getWebhookEndpoint: "webhooks",
+  removeWebhookEndpoint: "webhooks",
+  listWebhookDeliveries: "webhooks",
+  claimWebhookDeliveries: "webhooks",
+  finishWebhookDelivery: "webhooks",
+  countPendingWebhookDeliveries: "webhooks",
+  pruneWebhookEvents: "webhooks",
+} as const satisfies Record<Exclude<keyof Store, "path" | "ping" | "close">, Group>;
