@@ -69,7 +69,7 @@ export interface SyncStore {
   propertyOutboundFetches(propertyId: string): Promise<OutboundFetchRecord[]>;
   /**
    * Every active booking (not blocks) of one property with its nights, for double-booking detection. May be
-   * none when fewer than two of the property's calendars hold any: two bookings of one calendar never conflict.
+   * none when the property has fewer than two calendars: two bookings of one calendar never conflict.
    */
   propertyActiveBookings(propertyId: string): Promise<ConflictInput[]>;
 }
