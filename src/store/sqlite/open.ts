@@ -1,18 +1,31 @@
 // openSqliteStore(): one SQLite file, tuned and migrated, behind the Store interface.
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { createConnectionLock, lockedMethods, type ConnectionLock } from "./connection-lock.js";
 import { lazyMethods, type GroupLoader } from "./lazy-queries.js";
 import { migrate } from "./migrations.js";
 import type { Store } from "../types.js";
 
+/**
+ * The driver's compiled addon, named directly: its default lookup (the `bindings` package) tries several
+ * paths and reads a stack trace to find them, 1–3 ms of every command's start. Undefined: let it look.
+ */
+const nativeBinding = ((): string | undefined => {
+  try {
+    return createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node");
+  } catch {
+    return undefined;
+  }
+})();
+
 /** Opens the SQLite file at `path` (`":memory:"` works too), creating its directories and schema as needed. */
 export function openSqliteStore(path: string): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   // `timeout` is SQLite's busy timeout, set before any statement: every statement below waits for a CLI
   // or server holding the lock instead of failing.
-  const db = new Database(path, { timeout: 5000 });
+  const db = new Database(path, nativeBinding ? { timeout: 5000, nativeBinding } : { timeout: 5000 });
   try {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
