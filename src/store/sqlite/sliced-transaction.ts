@@ -5,7 +5,7 @@
 // nothing else may run statements on the connection while the transaction is open.
 import type Database from "better-sqlite3";
 import { runInSlices } from "../../engine/slices.js";
-import { checkpointerOf } from "./checkpoint.js";
+import { commitWithoutCheckpoint } from "./checkpoint.js";
 
 const statements = new WeakMap<Database.Database, { begin: Database.Statement; commit: Database.Statement; rollback: Database.Statement }>();
 
@@ -23,7 +23,7 @@ export async function slicedTransaction(db: Database.Database, work: () => Itera
   try {
     await runInSlices(work());
     // The checkpoint of thousands of new pages would hold the event loop as long again: see checkpoint.ts.
-    checkpointerOf(db).commitWithoutCheckpoint(() => prepared.commit.run());
+    commitWithoutCheckpoint(db, () => prepared.commit.run());
   } catch (error) {
     // SQLite may have rolled back already (a full disk, an interrupted statement).
     if (db.inTransaction) prepared.rollback.run();

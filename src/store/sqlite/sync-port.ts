@@ -13,7 +13,6 @@ import { datedEvent } from "../../engine/nights.js";
 import type { CalendarSource } from "../../types.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
 import { newId } from "../ids.js";
-import { checkpointerOf } from "./checkpoint.js";
 import type { ConnectionLock } from "./connection-lock.js";
 import { outboxWriter } from "./outbox.js";
 import { slicedTransaction } from "./sliced-transaction.js";
@@ -107,7 +106,6 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
   }));
 
   const outbox = outboxWriter(db);
-  const checkpoints = checkpointerOf(db);
 
   // One calendar's write in three parts, each run inside the caller's transaction: its feed state (nothing
   // more when the calendar was removed while its feed was fetched), its rows (any range of them), the rest.
@@ -164,10 +162,7 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
       return reservations.all(calendarId).map(toStoredReservation);
     },
     async applyCalendarSync(write) {
-      if (rowsOf(write) <= ROWS_AT_ONCE) {
-        apply(write);
-        return checkpoints.wrote();
-      }
+      if (rowsOf(write) <= ROWS_AT_ONCE) return apply(write);
       // A big write lets the event loop run between slices of rows, still in one transaction (CONTRACT §4).
       await lock.exclusive(() =>
         slicedTransaction(db, function* () {
