@@ -1,7 +1,6 @@
 // Fetches one feed (CONTRACT §4–§5): webcal mapping, conditional GET, manual redirects through the
 // private-network guard, one total deadline, a cap on the decoded body. Failures are values, never throws.
 import { EventEmitter } from "node:events";
-import { Agent } from "undici";
 import { SDK_VERSION } from "../sdk/version.js";
 import type { SyncError } from "../types.js";
 import { blocked, fail, httpError, networkFailure, timedOut, tooLarge } from "./fetch-errors.js";
@@ -9,6 +8,7 @@ import type { BodyResult } from "./feed-body.js";
 import { startExchange, type Exchange, type ResponseHead } from "./feed-exchange.js";
 import { maskUrl } from "./mask-url.js";
 import { guardedLookup, ipLiteralOf, isBlockedAddress } from "./network-guard.js";
+import { Agent } from "./undici-agent.js";
 
 /** Options of `fetchFeed`. */
 export interface FetchFeedOptions {
