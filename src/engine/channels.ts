@@ -188,11 +188,35 @@ export function describeEvent(
 ): { kind: ReservationKind; details: ReservationDetails } {
   const rule = ruleOf(source);
   const text = summary.trim();
-  const folded = foldSummary(text);
-  const tentative = TENTATIVE.test(folded);
+  const { folded, kind, tentative } = summaryVerdict(rule, text);
   const details = detailsOf(rule, text, folded, (description ?? "").trim(), url);
   if (tentative) details.tentative = true;
-  return { kind: tentative ? "booking" : kindOf(rule, folded), details };
+  return { kind, details };
+}
+
+interface SummaryVerdict {
+  folded: string;
+  kind: ReservationKind;
+  tentative: boolean;
+}
+
+/** Verdicts remembered per channel: a feed repeats a few summaries ("Reserved", "Not available") in every event. */
+const verdicts = new Map<CalendarSource, Map<string, SummaryVerdict>>();
+const MAX_VERDICTS = 1000;
+
+/** The folded summary, its kind and whether it is tentative, by the channel's rules (a pure function of both). */
+function summaryVerdict(rule: ChannelRule, summary: string): SummaryVerdict {
+  let known = verdicts.get(rule.source);
+  if (!known) verdicts.set(rule.source, (known = new Map()));
+  let verdict = known.get(summary);
+  if (!verdict) {
+    const folded = foldSummary(summary);
+    const tentative = TENTATIVE.test(folded);
+    verdict = { folded, tentative, kind: tentative ? "booking" : kindOf(rule, folded) };
+    if (known.size >= MAX_VERDICTS) known.clear();
+    known.set(summary, verdict);
+  }
+  return verdict;
 }
 
 /** Decides whether an event is a guest `booking` or an owner `block`, by the channel's rules. */
@@ -202,7 +226,8 @@ export function classifyKind(source: CalendarSource, summary: string, descriptio
 
 function kindOf(rule: ChannelRule, folded: string): ReservationKind {
   if (rule.bookings?.some((pattern) => pattern.test(folded)) || GENERIC_BOOKINGS.test(folded)) return "booking";
-  if ([...GENERIC_BLOCKS, ...(rule.blocks ?? [])].some((pattern) => pattern.test(folded))) return "block";
+  const blocks = (pattern: RegExp) => pattern.test(folded);
+  if (GENERIC_BLOCKS.some(blocks) || rule.blocks?.some(blocks)) return "block";
   return rule.otherwise;
 }
 
@@ -223,7 +248,8 @@ export function extractDetails(source: CalendarSource, summary: string, descript
 }
 
 function detailsOf(rule: ChannelRule, summary: string, folded: string, description: string, url?: string): ReservationDetails {
-  const details: ReservationDetails = { ...(rule.details?.(summary, description, folded) ?? {}) };
+  // Each rule builds a fresh object, so it is ours to fill in.
+  const details: ReservationDetails = rule.details?.(summary, description, folded) ?? {};
   const link = url?.trim();
   if (!details.reservationUrl && link && /^https?:\/\//i.test(link)) details.reservationUrl = link.slice(0, MAX_DESCRIPTION);
   if (description) details.description = description.slice(0, MAX_DESCRIPTION);

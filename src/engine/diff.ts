@@ -2,6 +2,7 @@
 import { isAllDay, type DatedEvent, type FeedEvent, type StoredReservation } from "./model.js";
 import { datedEvent, todayAt } from "./nights.js";
 import { pairReissued } from "./reissued.js";
+import { runAtOnce, runInSlices } from "./slices.js";
 import { unreadableIdentities } from "./unreadable-events.js";
 
 /** The four numbers reported per calendar. */
@@ -53,6 +54,19 @@ export interface DiffOptions {
 
 /** Compares one calendar's stored reservations with its freshly parsed feed (CONTRACT §4). */
 export function diffReservations(stored: StoredReservation[], incoming: FeedEvent[], options: DiffOptions): DiffResult {
+  return runAtOnce(diffSteps(stored, incoming, options));
+}
+
+/** `diffReservations`, letting the event loop turn every few milliseconds (a server diffing a 20,000-event feed). */
+export function diffReservationsInSlices(stored: StoredReservation[], incoming: FeedEvent[], options: DiffOptions): Promise<DiffResult> {
+  return runInSlices(diffSteps(stored, incoming, options));
+}
+
+/** Items between two yields of `diffSteps`. */
+const STEP = 256;
+
+function* diffSteps(stored: StoredReservation[], incoming: FeedEvent[], options: DiffOptions): Generator<void, DiffResult> {
+  let work = 0;
   // A stay whose departure is today or earlier (at the property) has ended: a guest checking out today is never cancelled.
   const today = todayAt(options.now, options.timeZone);
   const ended = (r: StoredReservation) => r.departure <= today;
@@ -62,6 +76,7 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
   for (const event of incoming) {
     events.delete(event.uid);
     events.set(event.uid, datedEvent(event, options.timeZone));
+    if (++work % STEP === 0) yield;
   }
   const known = new Map<string, StoredReservation>();
   for (const row of stored) if (!known.has(row.uid)) known.set(row.uid, row);
@@ -75,6 +90,7 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
   const changes: ReservationChange[] = [];
 
   for (const event of events.values()) {
+    if (++work % STEP === 0) yield;
     const row = known.get(event.uid);
     if (row) seen.add(row.id);
     if (event.cancelled) {
@@ -109,11 +125,16 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
   const lost = stored.filter((row) => row.status === "active" && !seen.has(row.id) && !ended(row));
   const reissued = pairReissued(fresh, lost);
   const renamed = new Set(reissued.values());
-  const moved = pairMovedBlocks(
-    fresh.filter((event) => !reissued.has(event)),
-    lost.filter((row) => !renamed.has(row)),
-  );
+  // Nothing lost (a first sync, a feed that only grew): no new event continues a stored row.
+  const moved =
+    lost.length === 0
+      ? new Map<DatedEvent, StoredReservation>()
+      : pairMovedBlocks(
+          fresh.filter((event) => !reissued.has(event)),
+          lost.filter((row) => !renamed.has(row)),
+        );
   for (const event of fresh) {
+    if (++work % STEP === 0) yield;
     const same = reissued.get(event);
     if (same) {
       // A channel re-issued the booking under a new UID: the row takes it, and that is one update (CONTRACT §8).
@@ -144,13 +165,15 @@ export function diffReservations(stored: StoredReservation[], incoming: FeedEven
   const continued = new Set([...moved.values(), ...renamed]);
   for (const row of lost) if (!continued.has(row)) cancels.push(row.id);
   counts.cancelled = cancels.length;
-  const byId = new Map(stored.map((row) => [row.id, row]));
-  for (const id of cancels) changes.push({ change: "cancelled", row: byId.get(id)! });
+  const byId = cancels.length > 0 ? new Map(stored.map((row) => [row.id, row])) : undefined;
+  for (const id of cancels) changes.push({ change: "cancelled", row: byId!.get(id)! });
 
   // Echoes are left out: cancelling one opens no night (never served, never a conflict), and a channel that
   // stops importing calsync's feed (a rotated URL) drops them all at once, which must not stop its sales.
-  const upcoming = stored.filter((row) => row.status === "active" && !ended(row) && !row.echoOf).length;
-  const cancelling = cancels.filter((id) => !byId.get(id)!.echoOf).length;
+  let upcoming = 0;
+  for (const row of stored) if (row.status === "active" && !ended(row) && !row.echoOf) upcoming++;
+  let cancelling = 0;
+  for (const id of cancels) if (!byId!.get(id)!.echoOf) cancelling++;
   const tripped = (upcoming >= 2 && cancelling === upcoming) || (upcoming >= 5 && cancelling >= 0.8 * upcoming);
   return { counts, inserts, updates, cancels, suspicious: tripped && !options.force ? { upcoming, cancelling } : null, changes };
 }
@@ -193,14 +216,32 @@ function changed(row: StoredReservation, event: DatedEvent): boolean {
     row.departure !== event.departure ||
     row.summary !== event.summary ||
     (row.echoOf ?? null) !== (event.echoOf ?? null) ||
-    canonical(row.details) !== canonical(event.details)
+    !sameDetails(row.details, event.details)
   );
+}
+
+/** `canonical(a) === canonical(b)`, without building either when every value present is the same. */
+function sameDetails(a: object, b: object): boolean {
+  const keys = presentKeys(a);
+  if (keys.length !== presentKeys(b).length) return false;
+  for (const key of keys) {
+    if ((a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key]) return canonical(a) === canonical(b);
+  }
+  return true;
+}
+
+function presentKeys(value: object): string[] {
+  return Object.keys(value).filter((key) => present((value as Record<string, unknown>)[key]));
+}
+
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== "";
 }
 
 /** JSON with sorted keys and no undefined fields, so equal details compare equal however they were built. */
 function canonical(value: object): string {
   const entries = Object.entries(value)
-    .filter(([, v]) => v !== undefined && v !== null && v !== "")
+    .filter(([, v]) => present(v))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify(entries);
 }

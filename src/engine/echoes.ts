@@ -18,6 +18,7 @@
 import type { CalendarSource } from "../types.js";
 import type { FeedEvent, Nights, StoredReservation } from "./model.js";
 import { datedEvent } from "./nights.js";
+import { runAtOnce, runInSlices } from "./slices.js";
 import type { OutboundReservation } from "./outbound-feed.js";
 
 /** One event of the outbound feed as served: the reservation behind its UID (`<id>@calsync`) and its nights. */
@@ -81,21 +82,40 @@ export function echoOf(nights: Nights, context: EchoContext): string | null {
  * UID with exactly the nights of the only active row whose UID left the feed), whose nights were first seen
  * under its old UID. Any other is judged by `echoOf`, first seen now.
  */
-export function markEchoes(
-  events: readonly FeedEvent[],
-  context: EchoContext & { stored: readonly StoredReservation[]; timeZone?: string | null },
-): FeedEvent[] {
+export function markEchoes(events: readonly FeedEvent[], context: MarkEchoesContext): FeedEvent[] {
+  return runAtOnce(echoSteps(events, context));
+}
+
+/** `markEchoes`, letting the event loop turn every few milliseconds (a server reading a 20,000-event feed). */
+export function markEchoesInSlices(events: readonly FeedEvent[], context: MarkEchoesContext): Promise<FeedEvent[]> {
+  return runInSlices(echoSteps(events, context));
+}
+
+/** What `markEchoes` compares events with: the fetch log, and the calendar's stored rows and property zone. */
+export type MarkEchoesContext = EchoContext & { stored: readonly StoredReservation[]; timeZone?: string | null };
+
+function* echoSteps(events: readonly FeedEvent[], context: MarkEchoesContext): Generator<void, FeedEvent[]> {
+  // No fetch of this channel's exclude set in the log: `echoOf` finds nothing, and only a row that is an
+  // echo already can keep that verdict, so no other event needs its nights read (most calendars, most runs).
+  const logged = context.fetches.some((fetch) => fetch.exclude.includes(context.source));
+  if (!logged && !context.stored.some((row) => (row.echoOf ?? null) !== null)) return [...events];
   const rows = new Map<string, StoredReservation>();
   for (const row of context.stored) if (!rows.has(row.uid)) rows.set(row.uid, row);
   const reissued = reissuedRows(events, rows, context.timeZone);
-  return events.map((event): FeedEvent => {
-    if (event.cancelled) return event;
-    const nights = datedEvent(event, context.timeZone);
+  const marked: FeedEvent[] = [];
+  for (const event of events) {
+    if (marked.length % 256 === 255) yield;
     const row = rows.get(event.uid) ?? reissued.get(event.uid);
+    if (event.cancelled || (!logged && (row?.echoOf ?? null) === null)) {
+      marked.push(event);
+      continue;
+    }
+    const nights = datedEvent(event, context.timeZone);
     const same = row?.status === "active" && row.arrival === nights.arrival && row.departure === nights.departure;
     const original = same ? (row.echoOf ?? null) : echoOf(nights, context);
-    return original === null ? event : { ...event, kind: "block", echoOf: original };
-  });
+    marked.push(original === null ? event : { ...event, kind: "block", echoOf: original });
+  }
+  return marked;
 }
 
 /**

@@ -1,13 +1,14 @@
 // Fetches one feed (CONTRACT §4–§5): webcal mapping, conditional GET, manual redirects through the
 // private-network guard, one total deadline, a cap on the decoded body. Failures are values, never throws.
 import { EventEmitter } from "node:events";
-import { Agent, request, type Dispatcher } from "undici";
 import { SDK_VERSION } from "../sdk/version.js";
 import type { SyncError } from "../types.js";
 import { blocked, fail, httpError, networkFailure, timedOut, tooLarge } from "./fetch-errors.js";
-import { readFeedBody } from "./feed-body.js";
+import type { BodyResult } from "./feed-body.js";
+import { startExchange, type Exchange, type ResponseHead } from "./feed-exchange.js";
 import { maskUrl } from "./mask-url.js";
 import { guardedLookup, ipLiteralOf, isBlockedAddress } from "./network-guard.js";
+import { Agent } from "./undici-agent.js";
 
 /** Options of `fetchFeed`. */
 export interface FetchFeedOptions {
@@ -100,26 +101,17 @@ export async function fetchFeedGuarded(url: string, options: FetchFeedOptions, i
       if (literal && policy(literal)) return blocked(current.hostname, literal);
       seen.add(current.href);
 
-      let response: Awaited<ReturnType<typeof request>>;
+      let exchange: Exchange;
+      let head: ResponseHead;
       try {
-        response = await request(requestUrl(current), {
-          method: "GET",
-          dispatcher: agentFor(policy),
-          headers: requestHeaders(current, options),
-          signal: cancel,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        });
+        exchange = startExchange(agentFor(policy), { url: current, headers: requestHeaders(current, options), cancel, timeoutMs });
+        head = await exchange.head;
       } catch (error) {
         return cancel.aborted ? aborted() : networkFailure(error, current);
       }
-      const { statusCode, headers, body } = response;
-      // Undici emits 'error' on a body destroyed before its end (our early exits, the deadline);
-      // those are outcomes we already report, not crashes.
-      body.on("error", () => {});
-
+      const { statusCode, headers } = head;
       if (REDIRECTS.has(statusCode) && headers.location) {
-        discard(body, statusCode);
+        discard(exchange);
         const next = toHttpUrl(first(headers.location) ?? "", current);
         if (typeof next === "string") return fail("fetch_failed", `feed redirected to an unusable address: ${next}`);
         if (seen.has(next.href)) return fail("fetch_failed", `feed redirects in a loop (${maskUrl(next.href)})`);
@@ -128,22 +120,22 @@ export async function fetchFeedGuarded(url: string, options: FetchFeedOptions, i
         continue;
       }
       if (statusCode === 304 && (options.etag || options.lastModified)) {
-        discard(body, statusCode);
+        discard(exchange);
         return { kind: "not_modified" };
       }
       if (statusCode < 200 || statusCode > 299) {
-        discard(body, statusCode);
+        discard(exchange);
         return httpError(statusCode);
       }
       const declared = Number(first(headers["content-length"]));
       if (Number.isFinite(declared) && declared > maxBytes) {
-        body.destroy();
+        exchange.abort();
         return tooLarge(maxBytes);
       }
 
-      let read: Awaited<ReturnType<typeof readFeedBody>>;
+      let read: BodyResult;
       try {
-        read = await readFeedBody(body, first(headers["content-encoding"]), maxBytes);
+        read = await exchange.read(first(headers["content-encoding"]), maxBytes);
       } catch (error) {
         return cancel.aborted ? aborted() : networkFailure(error, current);
       }
@@ -192,15 +184,6 @@ export function toHttpUrl(raw: string, base?: URL): URL | string {
   return parsed;
 }
 
-/** The URL without userinfo, which travels as an Authorization header instead. */
-function requestUrl(url: URL): string {
-  if (!url.username && !url.password) return url.href;
-  const bare = new URL(url.href);
-  bare.username = "";
-  bare.password = "";
-  return bare.href;
-}
-
 function requestHeaders(url: URL, options: FetchFeedOptions): Record<string, string> {
   const headers: Record<string, string> = {
     accept: "text/calendar, */*;q=0.5",
@@ -226,14 +209,12 @@ function safeDecode(value: string): string {
 }
 
 /**
- * Drops a body calsync does not read (a 304's, a redirect's, an error page's). destroy() would build an
- * abort error with a stack trace for every unread body (0.03 ms per 304 here); dump() reads the rest away.
- * A 304 has no body, so its dump ends at once; any other gets a second and 64 KiB at most, so a server
- * trickling an error page cannot hold a socket once the fetch has returned.
+ * Lets go of a body calsync does not read (a 304's, a redirect's, an error page's) while keeping the
+ * connection for the next fetch: a 304 has no body, so it ends at once; any other gets a second and 64 KiB
+ * at most, so a server trickling an error page cannot hold a socket once the fetch has returned.
  */
-function discard(body: Dispatcher.ResponseData["body"], statusCode: number): void {
-  const dumped = statusCode === 304 ? body.dump() : body.dump({ limit: DISCARD_MAX_BYTES, signal: AbortSignal.timeout(DISCARD_MAX_MS) });
-  dumped.catch(() => {});
+function discard(exchange: Exchange): void {
+  exchange.discard({ maxBytes: DISCARD_MAX_BYTES, graceMs: DISCARD_MAX_MS });
 }
 
 function first(value: string | string[] | undefined): string | undefined {

@@ -2,8 +2,10 @@
 
 /** `YYYY-MM-DD` of a Date by its local calendar fields (node-ical gives all-day dates as local midnight). */
 export function formatDate(date: Date): string {
-  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-  return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  const year = date.getFullYear();
+  const month = date.getMonth() + 1;
+  const day = date.getDate();
+  return `${year >= 1000 ? year : String(year).padStart(4, "0")}-${month < 10 ? "0" : ""}${month}-${day < 10 ? "0" : ""}${day}`;
 }
 
 /** The local date `days` after `date` (DST-safe: moves the calendar fields, not milliseconds). */

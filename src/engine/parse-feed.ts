@@ -51,7 +51,7 @@ const RAW_FIELDS = Object.entries({
   SEQUENCE: "sequence",
 } as const);
 
-const LONE_CR = /\r(?!\n)/;
+
 /** Wall-clock limit on expanding one feed's recurring events, checked between series. */
 const MAX_EXPANSION_MS = 2000;
 const SLOW_EXPANSION = `recurring events took more than ${MAX_EXPANSION_MS / 1000} s to expand`;
@@ -62,7 +62,7 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
   const bom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   // NUL is no iCalendar character (RFC 5545 §3.1) and PostgreSQL text cannot store it: both stores get the same text.
   const unmarked = bom.includes("\0") ? bom.replaceAll("\0", "") : bom;
-  const body = LONE_CR.test(unmarked) ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
+  const body = hasLoneCr(unmarked) ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
   if (!body.trim() && emptyBodyIsEmptyCalendar(options.source)) return { ok: true, events: [], unreadable: [] };
   const problem = structuralProblem(body);
   if (problem) return { ok: false, error: { code: "not_icalendar", message: `feed is not an iCalendar file (${problem})` } };
@@ -82,9 +82,8 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
   try {
     // Duplicate identities count once: the last one wins (a Map, so "__proto__" is just a key).
     const events = new Map<string, FeedEvent>();
-    const zone = calendarZone(parsed);
+    const { zone, components } = componentsOf(parsed);
     const window = { ...options, calendarZone: zone };
-    const components = Object.values(parsed).filter((component) => component?.type === "VEVENT") as VEvent[];
     const cost = components.reduce((total, component) => total + expansionCost(component, window), 0);
     if (cost > MAX_RECURRING_OCCURRENCES) {
       const message = `feed expands to more than ${MAX_RECURRING_OCCURRENCES} recurring occurrences`;
@@ -118,6 +117,14 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
   }
 }
 
+/** Whether a CR ends a line on its own somewhere (indexOf from CR to CR, cheaper than a regex's lookahead at each). */
+function hasLoneCr(text: string): boolean {
+  for (let at = text.indexOf("\r"); at >= 0; at = text.indexOf("\r", at + 1)) {
+    if (text.charCodeAt(at + 1) !== 10) return true;
+  }
+  return false;
+}
+
 /** Why the body is not a whole calendar, or null. node-ical itself returns `{}` for all of these. */
 function structuralProblem(body: string): string | null {
   const trimmed = body.trim();
@@ -141,14 +148,16 @@ function quietly<T>(work: () => T): T {
   }
 }
 
-/** The calendar's X-WR-TIMEZONE, where floating times and unknown TZIDs are read. */
-function calendarZone(parsed: Record<string, unknown>): string | undefined {
+/** The VEVENTs, and the calendar's X-WR-TIMEZONE, where floating times and unknown TZIDs are read. */
+function componentsOf(parsed: Record<string, unknown>): { zone: string | undefined; components: VEvent[] } {
+  let zone: string | undefined;
+  const components: VEvent[] = [];
   for (const component of Object.values(parsed)) {
-    if ((component as { type?: unknown } | undefined)?.type !== "VCALENDAR") continue;
-    const zone = text((component as Record<string, unknown>)["WR-TIMEZONE"]).trim();
-    if (zone) return zone;
+    const type = (component as { type?: unknown } | undefined)?.type;
+    if (type === "VEVENT") components.push(component as VEvent);
+    else if (type === "VCALENDAR" && zone === undefined) zone = text((component as Record<string, unknown>)["WR-TIMEZONE"]).trim() || undefined;
   }
-  return undefined;
+  return { zone, components };
 }
 
 function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: string | undefined): FeedEvent | null {
@@ -160,7 +169,8 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
   // is what channels get right. Swapping could turn a typo into a long stay; dropping would cancel one.
   if (allDay) {
     startText = formatDate(start);
-    endText = isValidDate(end) && formatDate(end) > startText ? formatDate(end) : formatDate(addLocalDays(start, 1));
+    const written = isValidDate(end) ? formatDate(end) : "";
+    endText = written > startText ? written : formatDate(addLocalDays(start, 1));
   } else {
     const from = stableInstant(start, zone);
     const to = isValidDate(end) ? stableInstant(end, zone) : undefined;
@@ -174,17 +184,21 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
   const base = uid ?? `${NO_UID_PREFIX}${createHash("sha256").update(`${startText}|${endText}|${summary}`).digest("hex").slice(0, 32)}`;
   const identity = occurrence.recurrenceKey === undefined ? base : `${base}#${occurrence.recurrenceKey}`;
   const timedZone = allDay ? undefined : eventZone(start, zone);
+  const { kind, details } = describeEvent(source, summary, description, text(event.url));
 
-  return {
+  // Field by field, not spread: see datedEvent.
+  const feedEvent: FeedEvent = {
     uid: identity,
-    ...describeEvent(source, summary, description, text(event.url)),
+    kind,
+    details,
     start: startText,
     end: endText,
     summary,
     cancelled: text(event.status).toUpperCase() === "CANCELLED",
     raw: rawOf(event),
-    ...(timedZone ? { zone: timedZone } : {}),
   };
+  if (timedZone) feedEvent.zone = timedZone;
+  return feedEvent;
 }
 
 function isTransparent(event: Occurrence["event"]): boolean {

@@ -37,8 +37,9 @@ export function expandOccurrences(event: VEvent, window: RecurrenceWindow): Occu
   const keyOf = (date: Date) => (allDay ? formatDate(date) : stableInstant(date, window.calendarZone).toISOString());
   if (!event.rrule) {
     // An override whose series is missing still names the occurrence it replaces.
-    const recurrenceKey = isDate(event.recurrenceid) ? keyOf(event.recurrenceid) : undefined;
-    return [{ event, start: event.start, end: event.end, allDay, ...(recurrenceKey ? { recurrenceKey } : {}) }];
+    const single: Occurrence = { event, start: event.start, end: event.end, allDay };
+    if (isDate(event.recurrenceid)) single.recurrenceKey = keyOf(event.recurrenceid);
+    return [single];
   }
 
   const { from, to } = windowOf(window);

@@ -9,8 +9,9 @@ import type { DatedEvent, Nights, ReservationKind, StoredReservation } from "./m
  * cannot be known, so none of them pair and the feed is taken as written (cancelled and created).
  */
 export function pairReissued(fresh: readonly DatedEvent[], lost: readonly StoredReservation[]): Map<DatedEvent, StoredReservation> {
-  const rows = groupBy(lost);
   const pairs = new Map<DatedEvent, StoredReservation>();
+  if (fresh.length === 0 || lost.length === 0) return pairs;
+  const rows = groupBy(lost);
   for (const [key, events] of groupBy(fresh)) {
     const candidates = rows.get(key);
     if (events.length === 1 && candidates?.length === 1) pairs.set(events[0]!, candidates[0]!);

@@ -69,6 +69,9 @@ export interface SyncStore {
    * oldest first. Records of one URL never overlap: a new one starts when the served body changes.
    */
   propertyOutboundFetches(propertyId: string): Promise<OutboundFetchRecord[]>;
-  /** Every active booking (not blocks) of one property with its nights, for double-booking detection. */
+  /**
+   * Every active booking (not blocks) of one property with its nights, for double-booking detection. May be
+   * none when the property has fewer than two calendars: two bookings of one calendar never conflict.
+   */
   propertyActiveBookings(propertyId: string): Promise<ConflictInput[]>;
 }

@@ -15,7 +15,13 @@ const QUOTED = 40;
 export function icalDateProblem(value: string): string | null {
   const match = FORM.exec(value);
   if (!match) return `${quote(value)} is not a date`;
-  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const part = (at: number) => Number(match[at] ?? 0);
+  const year = part(1);
+  const month = part(2);
+  const day = part(3);
+  const hour = part(4);
+  const minute = part(5);
+  const second = part(6);
   if (month < 1 || month > 12) return `${quote(value)} is not a real date (no month ${month})`;
   if (day < 1 || day > daysInMonth(year, month)) return `${quote(value)} is not a real date (no day ${day} in that month)`;
   // Leap seconds (60) exist in RFC 5545 but in no booking feed; reading one would roll into the next minute.
@@ -26,7 +32,7 @@ export function icalDateProblem(value: string): string | null {
 /** Days of `month` (1–12) in the proleptic Gregorian calendar. */
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 function quote(value: string): string {

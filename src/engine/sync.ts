@@ -2,17 +2,18 @@
 import { createHash } from "node:crypto";
 import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry, SyncWarning } from "../types.js";
 import { findPropertyConflicts } from "./conflicts.js";
-import { diffReservations } from "./diff.js";
-import { markEchoes } from "./echoes.js";
+import { diffReservationsInSlices } from "./diff.js";
+import { markEchoesInSlices } from "./echoes.js";
 import { fetchFeed, type FetchFeedResult } from "./fetch-feed.js";
 import { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
 import { explainHtmlAnswer } from "./html-answer.js";
 import { formatDate } from "./local-date.js";
 import type { CalendarRecord, SyncTrigger } from "./model.js";
 import { parseFeed, type ParseFeedOptions, type ParseFeedResult } from "./parse-feed.js";
+import { nextTurn } from "./slices.js";
 import { unreadableWarnings } from "./unreadable-events.js";
 import type { SyncStore } from "./store-port.js";
-import { conflictAnnouncements, failureEvents, runEvents, successEvents } from "./webhook-events.js";
+import { conflictAnnouncements, failureEvents, newReservationIds, runEvents, successEvents } from "./webhook-events.js";
 
 /** Options of one sync run; each door builds this from its flags and environment. */
 export interface SyncOwnerOptions {
@@ -77,31 +78,40 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   const { propertiesChecked, calendars } = await options.store.ownerCalendars(options.ownerId);
 
   let done = 0;
+  // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
+  const settle = async (calendar: CalendarRecord, entry: SyncResultEntry) => {
+    const error = entry.result.error;
+    const failedAt = clock();
+    const streak = options.dryRun
+      ? undefined
+      : error
+        ? (await options.store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt, events: failureEvents(calendar, error, failedAt) }))
+            .consecutiveFailures
+        : 0;
+    options.onProgress?.({
+      done: ++done,
+      total: calendars.length,
+      calendarId: calendar.id,
+      propertyName: calendar.propertyName,
+      source: calendar.source,
+      ok: entry.ok,
+      ...(error ? { error } : {}),
+      ...(streak === undefined ? {} : { consecutiveFailures: streak }),
+    });
+    return entry;
+  };
   // Settle every calendar before anything is reported or thrown: a store fault in one calendar must not
   // end the run while others are still writing (a caller would think the owner idle and start again).
   const settled = await Promise.allSettled(
-    calendars.map(async (calendar) => {
-      const entry = await syncCalendar(calendar, options, limiter, clock);
-      const error = entry.result.error;
-      // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
-      const failedAt = clock();
-      const streak = options.dryRun
-        ? undefined
-        : error
-          ? (await options.store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt, events: failureEvents(calendar, error, failedAt) }))
-              .consecutiveFailures
-          : 0;
-      options.onProgress?.({
-        done: ++done,
-        total: calendars.length,
-        calendarId: calendar.id,
-        propertyName: calendar.propertyName,
-        source: calendar.source,
-        ok: entry.ok,
-        ...(error ? { error } : {}),
-        ...(streak === undefined ? {} : { consecutiveFailures: streak }),
-      });
-      return entry;
+    calendars.map((calendar) => {
+      // No later than the request: an event in the answer existed by then (echo detection, CONTRACT §8).
+      const requestedAt = clock();
+      // Until its fetch starts, a calendar waits as an entry of the limiter's queue and nothing more: a
+      // suspended sync per calendar was a fifth of the live heap at the start of a 5,000-calendar run.
+      return limiter
+        .run(hostOf(calendar.url), () => fetchCalendar(calendar, options))
+        .then((fetched) => syncCalendar(calendar, fetched, requestedAt, options, clock))
+        .then((entry) => settle(calendar, entry));
     }),
   );
   const fault = settled.find((outcome) => outcome.status === "rejected");
@@ -142,31 +152,32 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   return response;
 }
 
+/** Fetches one calendar's feed (inside its limiter slot), reporting the fetch to `onFeedFetched`. */
+async function fetchCalendar(calendar: CalendarRecord, options: SyncOwnerOptions): Promise<FetchFeedResult> {
+  const started = performance.now();
+  const result = await fetchFeed(calendar.url, {
+    etag: calendar.etag,
+    lastModified: calendar.lastModified,
+    timeoutMs: options.timeoutMs,
+    maxBytes: options.maxBytes,
+    allowPrivateNetworks: options.allowPrivateNetworks,
+  });
+  options.onFeedFetched?.({ source: calendar.source, outcome: result.kind, durationMs: performance.now() - started });
+  return result;
+}
+
+/** What one calendar's fetched feed changes, written (unless a dry run) and reported. */
 async function syncCalendar(
   calendar: CalendarRecord,
+  fetched: FetchFeedResult,
+  requestedAt: Date,
   options: SyncOwnerOptions,
-  limiter: FetchLimiter,
   clock: () => Date,
 ): Promise<SyncResultEntry> {
   const { store } = options;
   // The failure itself is recorded by the caller, which reports the calendar's streak.
   const fail = async (error: SyncError): Promise<SyncResultEntry> =>
     entryOf(calendar, { found: 0, created: 0, updated: 0, cancelled: 0 }, error);
-  // No later than the request: an event in the answer existed by then (echo detection, CONTRACT §8).
-  const requestedAt = clock();
-
-  const fetched = await limiter.run(hostOf(calendar.url), async () => {
-    const started = performance.now();
-    const result = await fetchFeed(calendar.url, {
-      etag: calendar.etag,
-      lastModified: calendar.lastModified,
-      timeoutMs: options.timeoutMs,
-      maxBytes: options.maxBytes,
-      allowPrivateNetworks: options.allowPrivateNetworks,
-    });
-    options.onFeedFetched?.({ source: calendar.source, outcome: result.kind, durationMs: performance.now() - started });
-    return result;
-  });
   if (fetched.kind === "error") return fail(fetched.error);
 
   const unchanged = { found: calendar.lastFound, created: 0, updated: 0, cancelled: 0 };
@@ -179,7 +190,7 @@ async function syncCalendar(
       cancels: [],
       feed: { etag, lastModified, contentHash: calendar.contentHash, lastFound: calendar.lastFound },
       syncedAt: clock(),
-      events: successEvents(calendar, [], [], clock()).events,
+      events: successEvents(calendar, [], [], [], clock()),
     });
   };
   // A 304 or a byte-identical body cannot change anything: report the stored state.
@@ -187,6 +198,10 @@ async function syncCalendar(
     await keepState(calendar.etag, calendar.lastModified);
     return entryOf(calendar, unchanged);
   }
+  // Decoding, hashing and handing a 7 MB body to a parse worker take tens of milliseconds each: a server
+  // answers other requests between them.
+  const big = fetched.body.length > BIG_BODY;
+  if (big) await nextTurn();
   const contentHash = fingerprint(fetched.body, clock());
   if (contentHash === calendar.contentHash) {
     await keepState(fetched.etag, fetched.lastModified);
@@ -194,6 +209,7 @@ async function syncCalendar(
   }
 
   const now = clock();
+  if (big) await nextTurn();
   const parsed = await (options.parse ?? parseInline)(fetched.body, { source: calendar.source, now });
   if (!parsed.ok) {
     return fail(explainHtmlAnswer(parsed.error, { body: fetched.body, source: calendar.source, urls: [calendar.url, fetched.finalUrl] }));
@@ -203,10 +219,12 @@ async function syncCalendar(
     store.calendarReservations(calendar.id),
     store.propertyOutboundFetches(calendar.propertyId),
   ]);
-  // A channel's re-export of nights calsync's feed served it is a block, never a sale (CONTRACT §8).
-  const events = markEchoes(parsed.events, { source: calendar.source, seenAt: requestedAt, fetches, stored, timeZone: calendar.timeZone });
+  // A channel's re-export of nights calsync's feed served it is a block, never a sale (CONTRACT §8). Both steps
+  // let the event loop turn every few milliseconds: a server keeps answering while it reads a 20,000-event feed.
+  const context = { source: calendar.source, seenAt: requestedAt, fetches, stored, timeZone: calendar.timeZone };
+  const events = await markEchoesInSlices(parsed.events, context);
   const unreadable = parsed.unreadable.map((event) => event.uid);
-  const diff = diffReservations(stored, events, { now, force: options.force, unreadable, timeZone: calendar.timeZone });
+  const diff = await diffReservationsInSlices(stored, events, { now, force: options.force, unreadable, timeZone: calendar.timeZone });
   if (diff.suspicious) {
     const { cancelling, upcoming } = diff.suspicious;
     return fail({
@@ -222,7 +240,7 @@ async function syncCalendar(
       ? { etag: fetched.etag, lastModified: fetched.lastModified, contentHash }
       : { etag: null, lastModified: null, contentHash: null };
   if (!options.dryRun) {
-    const { insertIds, events } = successEvents(calendar, diff.changes, diff.inserts, now);
+    const insertIds = newReservationIds(diff.inserts.length);
     await store.applyCalendarSync({
       calendarId: calendar.id,
       inserts: diff.inserts,
@@ -233,7 +251,10 @@ async function syncCalendar(
       seenAt: requestedAt,
       timeZone: calendar.timeZone,
       insertIds,
-      events,
+      // Built when the store reads them: the SQLite store does only for an owner with a webhook endpoint.
+      get events() {
+        return successEvents(calendar, diff.changes, diff.inserts, insertIds, now);
+      },
     });
   }
   return entryOf(calendar, diff.counts, undefined, warnings);
@@ -277,6 +298,9 @@ function hostOf(url: string): string {
 
 // Bump when parsing or channel rules change, so an upgrade re-reads feeds whose bytes did not change.
 const RULES_VERSION = 2;
+
+/** Characters of a body past which its steps let the event loop turn between them (a 20-event feed has 4,500). */
+const BIG_BODY = 1 << 20;
 
 /**
  * Identifies a body as parsed on one day: recurring events expand relative to today, so an

@@ -32,9 +32,8 @@ interface OpenEvent {
   miscased?: string;
 }
 
-const NAME = /^[A-Za-z0-9-]+/;
-/** The content lines this reader needs, by the start of the line (any case: see OpenEvent.miscased). */
-const NEEDED = /(?:BEGIN|END|UID|DTSTART|DTEND|TRANSP)[;:]/iy;
+/** The content lines this reader needs, by the name at the start of the line (any case: see OpenEvent.miscased). */
+const NEEDED = /(BEGIN|END|UID|DTSTART|DTEND|TRANSP)[;:]/iy;
 
 /**
  * Cuts the VEVENTs whose DTSTART is missing, or whose DTSTART or DTEND is not a real date or time,
@@ -47,8 +46,7 @@ export function setAsideUnreadable(body: string): SetAside {
   const unreadable: UnreadableEvent[] = [];
   let open: OpenEvent | null = null;
 
-  const read = (line: string, start: number, next: number) => {
-    const raw = NAME.exec(line)?.[0] ?? "";
+  const read = (line: string, raw: string, start: number, next: number) => {
     const name = raw.toUpperCase();
     if (name === "BEGIN") {
       stack.push(valueOf(line).trim().toUpperCase());
@@ -78,6 +76,7 @@ export function setAsideUnreadable(body: string): SetAside {
   // Physical lines are unfolded into logical ones (a line starting with a space or tab continues the last).
   // Only the lines this reader needs are cut out of the body and unfolded: feeds run to megabytes.
   let logical: string | null = null;
+  let logicalName = "";
   let logicalStart = 0;
   for (let from = 0; ; ) {
     const newline = body.indexOf("\n", from);
@@ -87,15 +86,17 @@ export function setAsideUnreadable(body: string): SetAside {
     if (from > 0 && (first === 32 || first === 9)) {
       if (logical !== null) logical += body.slice(from + 1, end);
     } else {
-      if (logical !== null) read(logical, logicalStart, from);
+      if (logical !== null) read(logical, logicalName, logicalStart, from);
       NEEDED.lastIndex = from;
-      logical = NEEDED.test(body) ? body.slice(from, end) : null;
+      const needed = NEEDED.exec(body);
+      logical = needed ? body.slice(from, end) : null;
+      logicalName = needed?.[1] ?? "";
       logicalStart = from;
     }
     if (newline < 0) break;
     from = newline + 1;
   }
-  if (logical !== null) read(logical, logicalStart, body.length);
+  if (logical !== null) read(logical, logicalName, logicalStart, body.length);
 
   if (cuts.length === 0) return { body, unreadable };
   let kept = "";
@@ -123,6 +124,10 @@ function problemOf(event: OpenEvent): string | null {
 
 /** The value of a content line: what follows the first colon outside a quoted parameter. */
 function valueOf(line: string): string {
+  const colon = line.indexOf(":");
+  const quote = line.indexOf('"');
+  // No quoted parameter before the first colon (nearly every line): that colon is the one.
+  if (colon < 0 || quote < 0 || quote > colon) return colon < 0 ? "" : line.slice(colon + 1);
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const char = line[i];

@@ -43,13 +43,58 @@ export function zoneDate(instant: Date, zone: string): string | null {
   if (offset !== null) return new Date(instant.getTime() + offset * 60_000).toISOString().slice(0, 10);
   const format = formatter(zone);
   if (!format) return null;
+  const ms = instant.getTime();
+  // Intl is the dearest step of dating a stay (a few microseconds an instant, against a tenth of one):
+  // within an hour whose offset does not change, the wall clock is the instant plus that offset.
+  const hourly = ms >= 0 && ms < LAST_FOUR_DIGIT_YEAR ? hourOffset(zone, format, ms) : null;
+  if (hourly !== null) return new Date(ms + hourly).toISOString().slice(0, 10);
   const parts: Record<string, string> = {};
   for (const part of format.formatToParts(instant)) parts[part.type] = part.value;
   return `${(parts["year"] ?? "").padStart(4, "0")}-${(parts["month"] ?? "").padStart(2, "0")}-${(parts["day"] ?? "").padStart(2, "0")}`;
 }
 
+const HOUR_MS = 3_600_000;
+/** 10000-01-01T00:00:00Z: past it `toISOString` writes six-digit years. */
+const LAST_FOUR_DIGIT_YEAR = 253_402_300_800_000;
+/** Hours remembered per zone (three years of them, about 60 bytes each). */
+const MAX_HOURS = 26_304;
+const hourOffsets = new Map<string, Map<number, number | null>>();
+
+/**
+ * How far `zone`'s wall clock is ahead of UTC through the UTC hour holding `ms`, or null when the offset at the
+ * hour's first and last second differ (a change of time inside it: read that instant with Intl). Remembered
+ * per zone and hour; offsets change at most a few times a year, never twice within an hour.
+ */
+function hourOffset(zone: string, format: Intl.DateTimeFormat, ms: number): number | null {
+  let offsets = hourOffsets.get(zone);
+  if (!offsets) hourOffsets.set(zone, (offsets = new Map()));
+  const hour = Math.floor(ms / HOUR_MS);
+  let offset = offsets.get(hour);
+  if (offset === undefined) {
+    const start = hour * HOUR_MS;
+    const first = offsetAt(format, start);
+    offset = first === offsetAt(format, start + HOUR_MS - 1000) ? first : null;
+    if (offsets.size >= MAX_HOURS) offsets.clear();
+    offsets.set(hour, offset);
+  }
+  return offset;
+}
+
 /** Minutes a numeric offset zone ("+02:00", "UTC-5", "GMT+0530") is ahead of UTC; null for anything else. */
 function offsetMinutes(zone: string): number | null {
+  let minutes = numericOffsets.get(zone);
+  if (minutes === undefined) {
+    minutes = readOffset(zone);
+    // Zone names come from feeds: remember a bounded number of them.
+    if (numericOffsets.size >= 1000) numericOffsets.clear();
+    numericOffsets.set(zone, minutes);
+  }
+  return minutes;
+}
+
+const numericOffsets = new Map<string, number | null>();
+
+function readOffset(zone: string): number | null {
   const match = /^(?:utc|gmt)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$/i.exec(zone.trim());
   if (!match) return null;
   const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);

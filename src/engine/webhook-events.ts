@@ -6,19 +6,23 @@ import type { ReservationChange } from "./diff.js";
 import type { CalendarRecord, DatedEvent, StoredReservation } from "./model.js";
 import { FAILING_STREAK, type ConflictAnnouncement } from "./store-port.js";
 
+/** Ids for new rows, made before the write so that its events can name the rows the store writes. */
+export function newReservationIds(count: number): string[] {
+  return Array.from({ length: count }, () => newId("rsv"));
+}
+
 /**
  * The events of a calendar's successful sync: one per counted reservation change, and `calendar.recovered`
- * when it had failed FAILING_STREAK times or more. `insertIds` are the ids the new rows must get (in the
- * order of `inserts`), so that the events name the rows the store writes.
+ * when it had failed FAILING_STREAK times or more. `insertIds` are the ids the rows of `inserts` get (same order).
  */
 export function successEvents(
   calendar: CalendarRecord,
   changes: readonly ReservationChange[],
   inserts: readonly DatedEvent[],
+  insertIds: readonly string[],
   at: Date,
-): { insertIds: string[]; events: WebhookEvent[] } {
+): WebhookEvent[] {
   const timestamp = at.toISOString();
-  const insertIds = inserts.map(() => newId("rsv"));
   const idOf = new Map(inserts.map((event, index) => [event, insertIds[index]!]));
   const events: WebhookEvent[] = [];
   if (calendar.consecutiveFailures >= FAILING_STREAK) {
@@ -38,7 +42,7 @@ export function successEvents(
       events.push({ type: "reservation.created", timestamp, data: { reservation } });
     }
   }
-  return { insertIds, events };
+  return events;
 }
 
 /**

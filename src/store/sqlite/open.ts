@@ -1,30 +1,34 @@
 // openSqliteStore(): one SQLite file, tuned and migrated, behind the Store interface.
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import { calendarQueries } from "./calendars.js";
-import { copyQueries } from "./copy.js";
+import { copyQueries, type CopyQueries } from "./copy.js";
+import { createConnectionLock, lockedMethods, type ConnectionLock } from "./connection-lock.js";
+import { lazyMethods, type GroupLoader } from "./lazy-queries.js";
 import { migrate } from "./migrations.js";
-import { outboundFetchQueries } from "./outbound-fetches.js";
-import { ownerQueries } from "./owners.js";
-import { propertyQueries } from "./properties.js";
-import { rateLimitQueries } from "./rate-limits.js";
-import { reservationQueries } from "./reservations.js";
-import { sessionQueries } from "./sessions.js";
-import { syncLeaseQueries } from "./sync-leases.js";
-import { syncPortQueries } from "./sync-port.js";
-import { syncRunQueries } from "./sync-runs.js";
-import { tokenQueries } from "./tokens.js";
-import { webhookQueries } from "./webhooks.js";
+import { rateLimitQueries, type RateLimitQueries } from "./rate-limits.js";
 import type { Store } from "../types.js";
+
+/**
+ * The driver's compiled addon, named directly: its default lookup (the `bindings` package) tries several
+ * paths and reads a stack trace to find them, 1–3 ms of every command's start. Undefined: let it look.
+ */
+const nativeBinding = ((): string | undefined => {
+  try {
+    return createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node");
+  } catch {
+    return undefined;
+  }
+})();
 
 /** Opens the SQLite file at `path` (`":memory:"` works too), creating its directories and schema as needed. */
 export function openSqliteStore(path: string): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  // `timeout` is SQLite's busy timeout, set before any statement: every statement below waits for a CLI
+  // or server holding the lock instead of failing.
+  const db = new Database(path, nativeBinding ? { timeout: 5000, nativeBinding } : { timeout: 5000 });
   try {
-    // First, so that every statement below waits for a CLI or server holding the lock instead of failing.
-    db.pragma("busy_timeout = 5000");
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
@@ -34,25 +38,107 @@ export function openSqliteStore(path: string): Store {
     throw error;
   }
   const ping = db.prepare<[], { ok: number }>("SELECT 1 AS ok");
+  const lock = createConnectionLock();
 
-  return {
+  const store: Store = {
     path,
-    ...ownerQueries(db),
-    ...tokenQueries(db),
-    ...propertyQueries(db),
-    ...calendarQueries(db),
-    ...reservationQueries(db),
-    ...outboundFetchQueries(db),
-    ...syncPortQueries(db),
-    ...syncRunQueries(db),
-    ...syncLeaseQueries(db),
+    ...lazyMethods(loaders(db, lock), GROUP_OF),
     ...copyQueries(db),
-    ...sessionQueries(db),
     ...rateLimitQueries(),
-    ...webhookQueries(db),
     ping: async () => db.open && ping.get()?.ok === 1,
     async close() {
       if (db.open) db.close();
     },
   };
+  // A big write keeps its transaction open across event-loop turns: every other call waits for it, but
+  // /healthz's ping may read inside it (it only asks whether the file answers). `exportRows` answers an
+  // iterable, not a promise: only `db copy` calls it, with nothing else on the connection.
+  return lockedMethods(store, lock, ["ping", "exportRows"]);
 }
+
+/** The query groups of one database, each a module of its own (see lazy-queries.ts). */
+function loaders(db: Database.Database, lock: ConnectionLock): Record<Group, GroupLoader<Store>> {
+  return {
+    owners: async () => (await import("./owners.js")).ownerQueries(db),
+    tokens: async () => (await import("./tokens.js")).tokenQueries(db),
+    properties: async () => (await import("./properties.js")).propertyQueries(db),
+    calendars: async () => (await import("./calendars.js")).calendarQueries(db),
+    reservations: async () => (await import("./reservations.js")).reservationQueries(db),
+    outboundFetches: async () => (await import("./outbound-fetches.js")).outboundFetchQueries(db),
+    syncPort: async () => (await import("./sync-port.js")).syncPortQueries(db, lock),
+    syncRuns: async () => (await import("./sync-runs.js")).syncRunQueries(db),
+    sessions: async () => (await import("./sessions.js")).sessionQueries(db),
+    webhooks: async () => (await import("./webhooks.js")).webhookQueries(db),
+    syncLeases: async () => (await import("./sync-leases.js")).syncLeaseQueries(db),
+  };
+}
+
+type Group =
+  | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "syncPort" | "syncRuns" | "sessions"
+  | "webhooks" | "syncLeases";
+
+/** The group of every method of the store (the compiler checks that none is missing). */
+const GROUP_OF = {
+  createOwner: "owners",
+  listOwners: "owners",
+  getOwner: "owners",
+  setOwnerEmail: "owners",
+  findOwnerByEmail: "owners",
+  ownerPasswordHash: "owners",
+  setOwnerPassword: "owners",
+  createToken: "tokens",
+  listTokens: "tokens",
+  findTokenByHash: "tokens",
+  revokeToken: "tokens",
+  touchToken: "tokens",
+  createProperty: "properties",
+  updateProperty: "properties",
+  listProperties: "properties",
+  getProperty: "properties",
+  removeProperty: "properties",
+  setPropertyFeedToken: "properties",
+  getPropertyByFeedToken: "properties",
+  propertyFeedToken: "properties",
+  createCalendar: "calendars",
+  listCalendars: "calendars",
+  getCalendar: "calendars",
+  removeCalendar: "calendars",
+  listReservations: "reservations",
+  propertyFeedReservations: "reservations",
+  recordOutboundFetch: "outboundFetches",
+  propertyOutboundFetches: "outboundFetches",
+  ownerCalendars: "syncPort",
+  calendarReservations: "syncPort",
+  applyCalendarSync: "syncPort",
+  recordCalendarFailure: "syncPort",
+  propertyActiveBookings: "syncPort",
+  recordSyncRun: "syncRuns",
+  listSyncRuns: "syncRuns",
+  syncRunResponse: "syncRuns",
+  acquireSyncLease: "syncLeases",
+  renewSyncLease: "syncLeases",
+  releaseSyncLease: "syncLeases",
+  syncLease: "syncLeases",
+  claimScheduledSyncs: "syncLeases",
+  createInvite: "sessions",
+  findInvite: "sessions",
+  consumeInvite: "sessions",
+  createSession: "sessions",
+  findSession: "sessions",
+  touchSession: "sessions",
+  deleteSession: "sessions",
+  deleteIdleSessions: "sessions",
+  addSignInFailure: "sessions",
+  signInFailures: "sessions",
+  clearSignInFailures: "sessions",
+  pruneSignInFailures: "sessions",
+  createWebhookEndpoint: "webhooks",
+  listWebhookEndpoints: "webhooks",
+  getWebhookEndpoint: "webhooks",
+  removeWebhookEndpoint: "webhooks",
+  listWebhookDeliveries: "webhooks",
+  claimWebhookDeliveries: "webhooks",
+  finishWebhookDelivery: "webhooks",
+  countPendingWebhookDeliveries: "webhooks",
+  pruneWebhookEvents: "webhooks",
+} as const satisfies Record<Exclude<keyof Store, "path" | "ping" | "close" | keyof CopyQueries | keyof RateLimitQueries>, Group>;

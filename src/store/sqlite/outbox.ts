@@ -7,8 +7,11 @@ import type { WebhookSubscription } from "../types.js";
 
 /** Writes events to the outbox; call it inside the transaction of the change they announce. */
 export interface OutboxWriter {
-  /** Adds `events` of `ownerId` for every endpoint of the owner that subscribes to their type. */
-  add(ownerId: string, events: readonly WebhookEvent[]): void;
+  /**
+   * Adds `events` of `ownerId` for every endpoint of the owner that subscribes to their type. Given as a
+   * function, they are built only when the owner has an endpoint at all.
+   */
+  add(ownerId: string, events: readonly WebhookEvent[] | (() => readonly WebhookEvent[])): void;
   /** Adds `events` for the owner of `calendarId` (nothing when the calendar is gone). */
   addForCalendar(calendarId: string, events: readonly WebhookEvent[]): void;
 }
@@ -29,10 +32,11 @@ export function outboxWriter(db: Database.Database): OutboxWriter {
      VALUES (?, ?, 'pending', 0, ?, ?)`,
   );
 
-  const add = (ownerId: string, events: readonly WebhookEvent[]) => {
-    if (events.length === 0) return;
+  const add: OutboxWriter["add"] = (ownerId, given) => {
+    if (Array.isArray(given) && given.length === 0) return;
     const subscribed = endpoints.all(ownerId).map((row) => ({ id: row.id, events: JSON.parse(row.events) as WebhookSubscription[] }));
     if (subscribed.length === 0) return;
+    const events = typeof given === "function" ? given() : given;
     // The commit's clock, not the sync's: delivery is due from the moment the event exists.
     const at = new Date().toISOString();
     for (const event of events) {
