@@ -189,6 +189,17 @@ describe("calsync token", () => {
     expect(result.stderr).toMatch(/will not be shown again/);
   });
 
+  it("refuses an empty --name as a usage error (an unset shell variable) and creates no token", async () => {
+    const db = tmp.db();
+    await json(db, "owner", "add", "Ann");
+    for (const name of ["", "   "]) {
+      const result = await runCli(["token", "create", "--name", name, "--db", db]);
+      expect([result.code, result.stdout]).toEqual([2, ""]);
+      expect(result.stderr).toMatch(/^error: --name is empty/);
+    }
+    expect(await json(db, "token", "list")).toEqual([]);
+  });
+
   it("sets an expiry from --expires-in", async () => {
     const db = tmp.db();
     await json(db, "owner", "add", "Ann");

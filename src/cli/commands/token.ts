@@ -1,7 +1,7 @@
 // `calsync token create|list|revoke`: API tokens of an owner. The plain token is shown once, at creation.
 import { Command } from "@commander-js/extra-typings";
 import type { TokenRecord } from "../../store/types.js";
-import { CliFailure, type CliContext } from "../context.js";
+import { CliFailure, UsageError, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
 import { dbOption, jsonOption, ownerOption } from "../options.js";
 import { stdoutPaint, writeJson, writeText } from "../output.js";
@@ -34,18 +34,21 @@ export function tokenCommand(context: CliContext) {
     .addOption(jsonOption())
     .addOption(dbOption())
     .action(async (options) => {
+      // The dashboard asks for a name too: a token nobody can recognise in the list cannot be revoked with confidence.
+      const name = options.name.trim();
+      if (!name) throw new UsageError("--name is empty");
       const lifetimeMs = options.expiresIn === undefined ? undefined : parseDuration(options.expiresIn);
       const store = await context.store(options.db);
       const owner = await context.owner(store, options.owner);
       const { generateToken } = await import("../../server/tokens.js");
       const generated = generateToken();
       const record = await store.createToken({
-              ownerId: owner.id,
-              name: options.name,
-              prefix: generated.prefix,
-              hash: generated.hash,
-              expiresAt: lifetimeMs === undefined ? null : new Date(Date.now() + lifetimeMs),
-            });
+        ownerId: owner.id,
+        name,
+        prefix: generated.prefix,
+        hash: generated.hash,
+        expiresAt: lifetimeMs === undefined ? null : new Date(Date.now() + lifetimeMs),
+      });
       if (options.json) {
         return writeJson(context, { id: record.id, token: generated.token, name: record.name, expiresAt: record.expiresAt });
       }
