@@ -280,9 +280,9 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
     for (const path of ["/properties", `/properties/${property.id}`, "/settings/tokens", "/webhooks", "/settings/profile"]) {
       await page.goto(`${server.url}${path}`);
       expect({ path, sideways: await pageScrollsSideways() }).toEqual({ path, sideways: false });
-      // Every navigation link and Sign out stay on screen.
-      for (const name of ["Properties", "API tokens", "Webhooks", "Sign out"]) {
-        const box = (await page.getByRole(name === "Sign out" ? "button" : "link", { name, exact: true }).first().boundingBox())!;
+      // Every navigation link, the owner's name (the way to Profile and its password change) and Sign out stay on screen.
+      for (const name of ["Properties", "API tokens", "Webhooks", "Fay Narrow", "Sign out"]) {
+        const box = (await page.getByRole(name === "Sign out" ? "button" : "link", { name, exact: true }).first().boundingBox({ timeout: 2000 }))!;
         expect({ path, name, inside: box.x >= 0 && box.x + box.width <= 390 }).toEqual({ path, name, inside: true });
       }
     }
