@@ -1,4 +1,5 @@
 // Administration commands in-process on real SQLite files: owners, properties, calendars, tokens.
+import { writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli, tempDir } from "./helpers/cli.js";
 
@@ -156,6 +157,20 @@ describe("calsync calendar", () => {
     const again = await runCli(["calendar", "remove", calendar.id, "--db", db]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/no calendar ".+" \(see: calsync calendar list\)/);
+  });
+});
+
+describe("a database that cannot be opened", () => {
+  it("fails with exit 1 and one line naming the file, whatever the command", async () => {
+    const notSqlite = tmp.db("notes.db");
+    writeFileSync(notSqlite, "shopping list: milk, eggs\n");
+    for (const [db, reason] of [[notSqlite, "file is not a database"], [tmp.dir, "unable to open database file"]] as const) {
+      for (const argv of [["owner", "list"], ["token", "create", "--json"]]) {
+        const result = await runCli([...argv, "--db", db]);
+        expect([result.code, result.stdout]).toEqual([1, ""]);
+        expect(result.stderr).toBe(`error: cannot open the SQLite database ${db}: ${reason}\n`);
+      }
+    }
   });
 });
 
