@@ -22,9 +22,11 @@ export function rateLimitQueries(db: PgDatabase): RateLimitQueries {
           const limiter: RateLimiterPostgres = new RateLimiterPostgres(options, (error?: unknown) => (error ? reject(error) : resolve(limiter)));
         });
       } catch (error) {
-        // Instances starting together race on CREATE TABLE IF NOT EXISTS: PostgreSQL answers the loser
-        // 42710 ('type … already exists'), which the library takes only as 23505. The table is there now.
-        if ((error as { code?: unknown } | undefined)?.code !== "42710") throw error;
+        // Instances starting together race on CREATE TABLE IF NOT EXISTS: PostgreSQL answers the loser 42710
+        // ('type … already exists') or 42P07 ('relation … already exists'), where the library expects only
+        // 23505. Either way the table is there now.
+        const code = (error as { code?: unknown } | undefined)?.code;
+        if (code !== "42710" && code !== "42P07") throw error;
         return new RateLimiterPostgres({ ...options, tableCreated: true });
       }
     },
