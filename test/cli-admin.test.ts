@@ -1,4 +1,5 @@
 // Administration commands in-process on real SQLite files: owners, properties, calendars, tokens.
+import { writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli, tempDir } from "./helpers/cli.js";
 
@@ -159,6 +160,20 @@ describe("calsync calendar", () => {
   });
 });
 
+describe("a database that cannot be opened", () => {
+  it("fails with exit 1 and one line naming the file, whatever the command", async () => {
+    const notSqlite = tmp.db("notes.db");
+    writeFileSync(notSqlite, "shopping list: milk, eggs\n");
+    for (const [db, reason] of [[notSqlite, "file is not a database"], [tmp.dir, "unable to open database file"]] as const) {
+      for (const argv of [["owner", "list"], ["token", "create", "--json"]]) {
+        const result = await runCli([...argv, "--db", db]);
+        expect([result.code, result.stdout]).toEqual([1, ""]);
+        expect(result.stderr).toBe(`error: cannot open the SQLite database ${db}: ${reason}\n`);
+      }
+    }
+  });
+});
+
 describe("calsync token", () => {
   const TOKEN = /^cs_[0-9A-Za-z]{32}$/;
 
@@ -187,6 +202,17 @@ describe("calsync token", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^cs_[0-9A-Za-z]{32}\n$/);
     expect(result.stderr).toMatch(/will not be shown again/);
+  });
+
+  it("refuses an empty --name as a usage error (an unset shell variable) and creates no token", async () => {
+    const db = tmp.db();
+    await json(db, "owner", "add", "Ann");
+    for (const name of ["", "   "]) {
+      const result = await runCli(["token", "create", "--name", name, "--db", db]);
+      expect([result.code, result.stdout]).toEqual([2, ""]);
+      expect(result.stderr).toMatch(/^error: --name is empty/);
+    }
+    expect(await json(db, "token", "list")).toEqual([]);
   });
 
   it("sets an expiry from --expires-in", async () => {

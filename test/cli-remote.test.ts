@@ -83,6 +83,8 @@ describe("calsync sync against a calsync server", () => {
     expect(result.code).toBe(4);
     expect(result.stderr).toContain("revoked_token");
     expect(result.stderr).toContain("calsync token create");
+    // Owners make their own tokens in the dashboard: no shell on the server needed.
+    expect(result.stderr).toContain(`in the dashboard (${api.url}/settings/tokens)`);
   });
 
   it("exits 5 when nothing listens at the base URL", async () => {

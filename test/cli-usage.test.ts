@@ -145,6 +145,19 @@ describe("calsync help", () => {
     }
   });
 
+  it("says which URLs --allow-private-networks lets reach private addresses: feeds, webhooks, or both for serve", async () => {
+    const expected: Array<[string[], string]> = [
+      [["calendar", "test"], "let feed URLs reach"],
+      [["webhook", "add"], "let webhook URLs reach"],
+      [["webhook", "deliver"], "let webhook URLs reach"],
+      [["serve"], "let feed and webhook URLs reach"],
+    ];
+    for (const [command, text] of expected) {
+      const result = await runCli([...command, "--help"]);
+      expect(result.stdout.replace(/\s+/g, " "), command.join(" ")).toContain(`--allow-private-networks ${text}`);
+    }
+  });
+
   it("prints the version", async () => {
     const result = await runCli(["--version"]);
     expect(result.code).toBe(0);

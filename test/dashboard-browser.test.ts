@@ -251,6 +251,59 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
     }
   }, 60_000);
 
+  it("fits a phone and a laptop: no page scrolls sideways, wide tables and the whole timeline scroll inside their cards", async () => {
+    const owner = await ownerWithPassword("Fay Narrow", "fay@example.com", "fay's long password");
+    const property = await store.createProperty(owner.id, "Narrow House");
+    const stays = [stay(2, 4, "Reserved - Maria Lopez"), stay(40, 5, "Reserved"), stay(85, 4, "Reserved - Last Guest")];
+    await store.createCalendar({ propertyId: property.id, source: "airbnb", url: feeds.url("/narrow/airbnb.ics?s=4f9d2c81b7e64a0f", { body: buildIcs(stays) }) });
+    await store.createCalendar({ propertyId: property.id, source: "booking", url: feeds.url("/narrow/booking.ics", { status: 503, body: "maintenance" }) });
+    await store.createWebhookEndpoint({ ownerId: owner.id, url: "https://example.com/calsync", events: ["*"], secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" });
+    const page = await freshPage();
+    await signIn(page, "fay@example.com", "fay's long password");
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await page.getByRole("heading", { name: "Sync results" }).waitFor();
+
+    // What a person scrolling with a wheel or a finger can reach; a box cut off with overflow: hidden scrolls neither.
+    const lastColumnReachable = async (box: string, last: string) => {
+      const wrap = page.locator(box);
+      await wrap.hover();
+      await page.mouse.wheel(5000, 0);
+      await page.waitForTimeout(300);
+      const [outer, inner] = [await wrap.boundingBox(), await page.locator(last).boundingBox()];
+      return inner!.x + inner!.width <= outer!.x + outer!.width + 1;
+    };
+    const pageScrollsSideways = () => page.evaluate<boolean>("document.documentElement.scrollWidth > document.documentElement.clientWidth");
+
+    await page.setViewportSize({ width: 390, height: 800 });
+    expect(await pageScrollsSideways()).toBe(false);
+    expect(await lastColumnReachable(".results", "table.results thead th:last-child")).toBe(true);
+    for (const path of ["/properties", `/properties/${property.id}`, "/settings/tokens", "/webhooks", "/settings/profile"]) {
+      await page.goto(`${server.url}${path}`);
+      expect({ path, sideways: await pageScrollsSideways() }).toEqual({ path, sideways: false });
+      // Every navigation link, the owner's name (the way to Profile and its password change) and Sign out stay on screen.
+      for (const name of ["Properties", "API tokens", "Webhooks", "Fay Narrow", "Sign out"]) {
+        const box = (await page.getByRole(name === "Sign out" ? "button" : "link", { name, exact: true }).first().boundingBox({ timeout: 2000 }))!;
+        expect({ path, name, inside: box.x >= 0 && box.x + box.width <= 390 }).toEqual({ path, name, inside: true });
+      }
+    }
+    await page.goto(`${server.url}/properties/${property.id}`);
+    expect(await lastColumnReachable(".card .table-wrap", "table.data thead th:last-child")).toBe(true);
+
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${server.url}/properties/${property.id}/timeline`);
+      expect({ width, sideways: await pageScrollsSideways() }).toEqual({ width, sideways: false });
+      expect({ width, ninetiethNight: await lastColumnReachable(".timeline-wrap", "tr.days th:last-child") }).toEqual({ width, ninetiethNight: true });
+    }
+
+    // The add-webhook form reads as one block: the events follow the URL field, with no empty band between.
+    await page.goto(`${server.url}/webhooks`);
+    const field = (await page.getByLabel("Endpoint URL").boundingBox())!;
+    const events = (await page.getByRole("group", { name: /Events/ }).boundingBox())!;
+    expect(events.y - (field.y + field.height)).toBeLessThan(40);
+    await context.close();
+  }, 60_000);
+
   // Two more properties, so the properties page (and its screenshot) shows what an owner sees.
   async function otherProperties(ownerId: string): Promise<void> {
     const cottage = await store.createProperty(ownerId, "Harbour Cottage");

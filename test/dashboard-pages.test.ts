@@ -34,6 +34,14 @@ describe("properties", () => {
     expect(await client.page("/properties")).toContain(`<a href="/properties/${property!.id}">Sea View Loft</a>`);
   });
 
+  it("shows the time zone chosen for a property on its page, and says so when none is set", async () => {
+    const { owner, client } = await fx.signedIn();
+    const lisbon = await fx.store.createProperty(owner.id, "Lisbon Flat", "Europe/Lisbon");
+    const bare = await fx.store.createProperty(owner.id, "Bare Flat", null);
+    expect(await client.page(`/properties/${lisbon.id}`)).toMatch(/<p class="muted">Time zone Europe\/Lisbon · 0 calendars<\/p>/);
+    expect(await client.page(`/properties/${bare.id}`)).toMatch(/<p class="muted">No time zone set \(nights as the channels write them\) · 0 calendars<\/p>/);
+  });
+
   it("refuses an empty name or an unknown time zone with 422, keeping what was typed", async () => {
     const { owner, client } = await fx.signedIn();
     await client.page("/properties");

@@ -37,6 +37,19 @@ describe("opening a PostgreSQL database", () => {
     expect(steps.map((row) => row.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
   });
 
+  it("gives every instance its shared rate limiter when several start at the same moment on a new database", async () => {
+    // Each instance's limiter makes the counts' table on first use: two CREATE TABLE IF NOT EXISTS at once
+    // collide in PostgreSQL's catalog, and the loser's `calsync serve` exited 1 at start.
+    for (let round = 0; round < 10; round++) {
+      const url = await kind.create();
+      const opened = await Promise.all(Array.from({ length: 8 }, () => open(url)));
+      // Each pool connected first, so the CREATE statements leave at the same moment.
+      await Promise.all(opened.map((store) => store.ping()));
+      const limiters = await Promise.allSettled(opened.map((store) => store.sharedRateLimiter({ limit: 6, windowSeconds: 60 })));
+      expect(limiters.filter((l) => l.status === "rejected")).toEqual([]);
+    }
+  });
+
   it("shows the URL with its password masked as the store's path", async () => {
     const url = await kind.create();
     const password = new URL(url).password;

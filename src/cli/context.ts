@@ -62,9 +62,17 @@ export function createContext(io: CliIO): CliContext {
     exitCode: 0,
     store(dbFlag) {
       // The database driver loads with the first command that opens one, so `--help` never pays for it.
-      opened ??= import("../store/index.js").then(({ openStore, resolveDatabasePath }) =>
-        openStore(resolveDatabasePath(dbFlag, io.env)),
-      );
+      opened ??= import("../store/index.js").then(async ({ isPostgresUrl, openStore, resolveDatabasePath }) => {
+        const location = resolveDatabasePath(dbFlag, io.env);
+        try {
+          return await openStore(location);
+        } catch (error) {
+          // SQLite says only "file is not a database": name the file, which may be the default nobody typed.
+          // PostgreSQL's errors already name host and port (and must not repeat the URL's password).
+          if (isPostgresUrl(location) || !(error instanceof Error)) throw error;
+          throw new CliFailure(`cannot open the SQLite database ${location}: ${error.message}`, EXIT.failure);
+        }
+      });
       return opened;
     },
     async owner(store, ownerFlag) {

@@ -55,9 +55,9 @@ export function parseMilliseconds(value: string): number {
   return Number(value);
 }
 
-/** `--allow-private-networks`: let feed URLs reach loopback and private addresses (CONTRACT §5). */
-export function allowPrivateNetworksOption() {
-  return new Option("--allow-private-networks", "let feed URLs reach loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)");
+/** `--allow-private-networks`: let `urls` (feed URLs unless told) reach loopback and private addresses (CONTRACT §5, §11). */
+export function allowPrivateNetworksOption(urls = "feed URLs") {
+  return new Option("--allow-private-networks", `let ${urls} reach loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)`);
 }
 
 /** The flag when given, else `CALSYNC_ALLOW_PRIVATE_NETWORKS` (`1` or `true`); off by default. */

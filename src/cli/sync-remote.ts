@@ -67,7 +67,7 @@ export async function remoteSync(options: RemoteSyncOptions, context: CliContext
 function failureOf(error: unknown, baseURL: string, timeout: number | undefined, hide: (text: string) => string): unknown {
   const fail = (message: string, code: number) => new CliFailure(hide(message), code);
   if (error instanceof AuthenticationError) {
-    return fail(`authentication failed (${error.code}): ${error.message.replace(/^401 \S+: /, "")}. ${authHint(error.code)}`, EXIT.auth);
+    return fail(`authentication failed (${error.code}): ${error.message.replace(/^401 \S+: /, "")}. ${authHint(error.code, baseURL)}`, EXIT.auth);
   }
   if (error instanceof TimeoutError) return fail(withoutPrefix(error.message), EXIT.network);
   if (error instanceof AbortError && error.cause instanceof WaitBeyondDeadline) return fail(error.cause.message, EXIT.network);
@@ -87,11 +87,11 @@ function failureOf(error: unknown, baseURL: string, timeout: number | undefined,
   return error;
 }
 
-function authHint(code: string): string {
+function authHint(code: string, baseURL: string): string {
   switch (code) {
     case "expired_token":
     case "revoked_token":
-      return "Create a new token with `calsync token create` on the server's machine.";
+      return `Create a new token in the dashboard (${baseURL.replace(/\/+$/, "")}/settings/tokens) or with \`calsync token create\` on the server's machine.`;
     case "missing_token":
       return "Pass --api-key KEY or set CALSYNC_API_KEY.";
     default:

@@ -17,7 +17,7 @@ export function serveCommand(context: CliContext) {
     .option("--host <host>", "interface to listen on (default: $HOST, else 127.0.0.1)")
     .option("--port <port>", "port to listen on, 0 for any free one (default: $PORT, else 8787)")
     .option("--sync-every <duration>", "also sync every owner at this interval, e.g. 15m or 1h")
-    .option("--allow-private-networks", "let feed URLs reach loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)")
+    .option("--allow-private-networks", "let feed and webhook URLs reach loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)")
     .option("--trust-proxy", "behind one reverse proxy: believe its X-Forwarded-Proto/-Host/-For (Secure cookies under HTTPS, real client addresses)")
     .option("--json-logs", "write log lines to stderr as JSON objects")
     .option("--rate-limit <rate>", "sync requests allowed per API token: N/s, N/m or N/h, 0 for no limit (default: 6/m)")

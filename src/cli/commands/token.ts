@@ -37,6 +37,9 @@ export function tokenCommand(context: CliContext) {
     .addOption(jsonOption())
     .addOption(dbOption())
     .action(async (options) => {
+      // The dashboard asks for a name too: a token nobody can recognise in the list cannot be revoked with confidence.
+      const name = options.name.trim();
+      if (!name) throw new UsageError("--name is empty");
       const lifetimeMs = options.expiresIn === undefined ? undefined : parseDuration(options.expiresIn);
       // Past that, a date is no longer one both stores keep (PostgreSQL ends at year 9999) or JavaScript can write.
       if (lifetimeMs !== undefined && lifetimeMs > MAX_LIFETIME_DAYS * 86_400_000) {
@@ -47,12 +50,12 @@ export function tokenCommand(context: CliContext) {
       const { generateToken } = await import("../../server/tokens.js");
       const generated = generateToken();
       const record = await store.createToken({
-              ownerId: owner.id,
-              name: options.name,
-              prefix: generated.prefix,
-              hash: generated.hash,
-              expiresAt: lifetimeMs === undefined ? null : new Date(Date.now() + lifetimeMs),
-            });
+        ownerId: owner.id,
+        name,
+        prefix: generated.prefix,
+        hash: generated.hash,
+        expiresAt: lifetimeMs === undefined ? null : new Date(Date.now() + lifetimeMs),
+      });
       if (options.json) {
         return writeJson(context, { id: record.id, token: generated.token, name: record.name, expiresAt: record.expiresAt });
       }

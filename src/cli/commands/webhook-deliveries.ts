@@ -50,7 +50,7 @@ export function addWebhookDeliveryCommands(webhook: Command<any, any, any>, cont
   webhook
     .command("deliver")
     .description("Send every webhook delivery that is due now, then exit (for cron, without `calsync serve`)")
-    .addOption(allowPrivateNetworksOption())
+    .addOption(allowPrivateNetworksOption("webhook URLs"))
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText(

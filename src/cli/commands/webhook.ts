@@ -28,7 +28,7 @@ export function webhookCommand(context: CliContext) {
     .requiredOption("--url <url>", "where to POST events (https://…)")
     .addOption(new Option("--events <types>", `comma-separated event types (default: all): ${WEBHOOK_EVENT_TYPES.join(", ")}`))
     .addOption(ownerOption())
-    .addOption(allowPrivateNetworksOption())
+    .addOption(allowPrivateNetworksOption("webhook URLs"))
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText(

@@ -14,13 +14,21 @@ export type RateLimitQueries = Pick<Store, "sharedRateLimiter">;
 /** The shared rate limiter of one database. */
 export function rateLimitQueries(db: PgDatabase): RateLimitQueries {
   return {
-    sharedRateLimiter: ({ limit, windowSeconds }) =>
-      new Promise((resolve, reject) => {
-        // storeType "client": the library calls client.query(config) and never asks the pool for a connection.
-        const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-          { storeClient: db.client, storeType: "client", tableName: RATE_LIMITS_TABLE, keyPrefix: "sync", points: limit, duration: windowSeconds },
-          (error?: unknown) => (error ? reject(error) : resolve(limiter)),
-        );
-      }),
+    sharedRateLimiter: async ({ limit, windowSeconds }) => {
+      // storeType "client": the library calls client.query(config) and never asks the pool for a connection.
+      const options = { storeClient: db.client, storeType: "client", tableName: RATE_LIMITS_TABLE, keyPrefix: "sync", points: limit, duration: windowSeconds };
+      try {
+        return await new Promise<RateLimiterPostgres>((resolve, reject) => {
+          const limiter: RateLimiterPostgres = new RateLimiterPostgres(options, (error?: unknown) => (error ? reject(error) : resolve(limiter)));
+        });
+      } catch (error) {
+        // Instances starting together race on CREATE TABLE IF NOT EXISTS: PostgreSQL answers the loser 42710
+        // ('type … already exists') or 42P07 ('relation … already exists'), where the library expects only
+        // 23505. Either way the table is there now.
+        const code = (error as { code?: unknown } | undefined)?.code;
+        if (code !== "42710" && code !== "42P07") throw error;
+        return new RateLimiterPostgres({ ...options, tableCreated: true });
+      }
+    },
   };
 }

@@ -38,7 +38,7 @@ export async function propertyPage(ctx: DashboardContext, visit: Visit, property
   // The crumb is not called "Properties": that name belongs to the navigation link (CONTRACT §9).
   const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/properties">Overview</a> <span aria-hidden="true">/</span> ${property.name}</nav>
 <div class="page-head">
-  <div><h1>${property.name}</h1><p class="muted">${plural(calendars.length, "calendar", "calendars")}</p></div>
+  <div><h1>${property.name}</h1><p class="muted">${zoneText(property)} · ${plural(calendars.length, "calendar", "calendars")}</p></div>
   <div class="actions"><a class="button" href="$${url(`/properties/${property.id}/timeline`)}">Timeline</a>${calendars.length > 0 ? syncNowForm(visit, `/properties/${property.id}`) : html``}</div>
 </div>
 <section class="card flush">
@@ -48,6 +48,11 @@ export async function propertyPage(ctx: DashboardContext, visit: Visit, property
 ${addCalendarForm(visit, property, form)}
 ${feedSection(visit, property)}`;
   return htmlResponse(form ? 422 : 200, layout({ title: property.name, body, visit }));
+}
+
+// The zone decides the property's nights (CONTRACT §8): the owner must be able to see which one was chosen.
+function zoneText(property: Property): string {
+  return property.timeZone ? `Time zone ${property.timeZone}` : "No time zone set (nights as the channels write them)";
 }
 
 function calendarTable(visit: Visit, calendars: Calendar[], now: Date): SafeHtml {
