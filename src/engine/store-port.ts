@@ -70,8 +70,8 @@ export interface SyncStore {
    */
   propertyOutboundFetches(propertyId: string): Promise<OutboundFetchRecord[]>;
   /**
-   * Every active booking (not blocks) of one property with its nights, for double-booking detection. May be
-   * none when the property has fewer than two calendars: two bookings of one calendar never conflict.
+   * Every active booking (not blocks) of one property with its nights, for double-booking detection. None
+   * when the property has fewer than two calendars (both stores): two bookings of one calendar never conflict.
    */
   propertyActiveBookings(propertyId: string): Promise<ConflictInput[]>;
 }
