@@ -128,13 +128,24 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
     await page.getByRole("button", { name: "Add property" }).click();
     await page.getByRole("heading", { name: "Sea View Loft", level: 1 }).waitFor();
 
-    for (const [feedUrl, channel] of [[`${airbnb}?s=4f9d2c81b7e64a0f`, "airbnb"], [vrbo, "vrbo"], [`${broken}?t=9b1e77c2d4`, "booking"]] as const) {
+    // Add calendar previews the feed (nothing saved yet); Save calendar saves it.
+    const previews = [
+      [`${airbnb}?s=4f9d2c81b7e64a0f`, "airbnb", "Readable: a sync will import 4 bookings and 1 block."],
+      [vrbo, "vrbo", "Readable: a sync will import 3 bookings and 1 block."],
+      [`${broken}?t=9b1e77c2d4`, "booking", "This feed cannot be read right now: a sync would fail it with http_error."],
+    ] as const;
+    const loft = (await store.listProperties(owner.id)).find((p) => p.name === "Sea View Loft")!;
+    for (const [saved, [feedUrl, channel, verdict]] of previews.entries()) {
       await page.getByLabel("Feed URL").fill(feedUrl);
       await page.getByLabel("Channel").selectOption(channel);
       await page.getByRole("button", { name: "Add calendar" }).click();
+      await page.getByRole("heading", { name: "Check this calendar before saving" }).waitFor();
+      await page.getByText(verdict).waitFor();
+      if (channel === "booking") await page.getByText("feed answered HTTP 503").waitFor();
+      expect((await store.listCalendars({ propertyId: loft.id })).length).toBe(saved);
+      await page.getByRole("button", { name: "Save calendar" }).click();
       await page.getByText(new RegExp(`Added the ${channel} calendar`)).waitFor();
     }
-    expect(await page.getByText("feed answered HTTP 503").count()).toBeGreaterThan(0);
 
     await page.getByRole("button", { name: "Sync now" }).click();
     await page.getByRole("heading", { name: "Sync results" }).waitFor();
@@ -204,8 +215,10 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
     await context.close();
   }, 60_000);
 
-  it("works without JavaScript: sign-in, a token shown once, no copy button", async () => {
-    await ownerWithPassword("Cem Noscript", "cem@example.com", "another long password");
+  it("works without JavaScript: sign-in, a token shown once, no copy button, a calendar previewed, cancelled and saved", async () => {
+    const owner = await ownerWithPassword("Cem Noscript", "cem@example.com", "another long password");
+    const property = await store.createProperty(owner.id, "Quiet Barn");
+    const feedUrl = feeds.url("/noscript/airbnb.ics", { body: buildIcs([stay(5, 2, "Reserved")]) });
     const page = await freshPage({ javaScriptEnabled: false });
     await signIn(page, "cem@example.com", "another long password");
     await page.getByRole("link", { name: "API tokens" }).click();
@@ -213,6 +226,21 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
     await page.getByRole("button", { name: "Create token" }).click();
     expect((await page.getByTestId("new-token").textContent())?.trim()).toMatch(/^cs_/);
     expect(await page.getByRole("button", { name: "Copy" }).count()).toBe(0);
+
+    await page.goto(`${server.url}/properties/${property.id}`);
+    const previewFeed = async () => {
+      await page.getByLabel("Feed URL").fill(feedUrl);
+      await page.getByRole("button", { name: "Add calendar" }).click();
+      await page.getByText("Readable: a sync will import 1 booking and 0 blocks.").waitFor();
+    };
+    await previewFeed();
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await page.getByText("No calendars yet.").waitFor();
+    expect(await store.listCalendars({ propertyId: property.id })).toEqual([]);
+    await previewFeed();
+    await page.getByRole("button", { name: "Save calendar" }).click();
+    await page.getByText("Added the other calendar.").waitFor();
+    expect((await store.listCalendars({ propertyId: property.id })).map((c) => c.url)).toEqual([feedUrl]);
     await context.close();
   }, 60_000);
 

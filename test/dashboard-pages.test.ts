@@ -1,5 +1,5 @@
 // What the dashboard's pages do, over the real h3 app, a real store and loopback feeds: properties,
-// calendars (the CLI's checks and the preview), Sync now through the API's single flight, the
+// calendars (refusals and removal), Sync now through the API's single flight, the
 // outbound feed, API tokens and the timeline.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatedEvent } from "../src/engine/model.js";
@@ -54,39 +54,9 @@ describe("properties", () => {
   });
 });
 
+// Adding a calendar (preview, then Save calendar) has its own file: dashboard-add-calendar.test.ts.
 describe("calendars", () => {
-  it("adds a calendar, shows what its feed holds, and lists it with a masked URL", async () => {
-    const { owner, client } = await fx.signedIn();
-    const property = await fx.store.createProperty(owner.id, "Loft");
-    const feed = fx.feeds.url("/add/airbnb.ics", {
-      body: buildIcs([
-        { uid: "a", start: day(3), end: day(6), summary: "Reserved" },
-        { uid: "b", start: day(10), end: day(12), summary: "Reserved" },
-        { uid: "c", start: day(20), end: day(22), summary: "Airbnb (Not available)" },
-      ]),
-    });
-    await client.page(`/properties/${property.id}`);
-    const added = await client.post(`/properties/${property.id}/calendars`, { url: `${feed}?s=4f9d2c81b7e64a0f`, source: "airbnb" });
-    expect([added.status, added.headers.get("location")]).toEqual([303, `/properties/${property.id}`]);
-    const [tone, text] = (await flashOf(client, added.headers.get("location")))!;
-    expect(tone).toBe("ok");
-    expect(text).toContain("Added the airbnb calendar: its feed has 2 bookings and 1 block");
-    const page = await client.page(`/properties/${property.id}`);
-    expect(page).toContain("/add/airbnb.ics?s=***");
-    expect(page).not.toContain("4f9d2c81b7e64a0f");
-    expect(page).toContain("not synced yet");
-  });
-
-  it("adds a feed that cannot be read now, saying why", async () => {
-    const { owner, client } = await fx.signedIn();
-    const property = await fx.store.createProperty(owner.id, "Loft");
-    await client.page(`/properties/${property.id}`);
-    const added = await client.post(`/properties/${property.id}/calendars`, { url: fx.feeds.url("/add/down.ics", { status: 503 }), source: "" });
-    const [tone, text] = (await flashOf(client, added.headers.get("location")))!;
-    expect([tone, text]).toEqual(["warn", "Added the other calendar, but its feed cannot be read right now (http_error: feed answered HTTP 503)."]);
-  });
-
-  it("refuses what calendar add refuses: not a feed URL, the same feed twice, calsync's own outbound feed", async () => {
+  it("refuses at the add form what calendar add refuses: not a feed URL, the same feed twice, calsync's own outbound feed", async () => {
     const { owner, client } = await fx.signedIn();
     const property = await fx.store.createProperty(owner.id, "Loft");
     const feed = fx.feeds.url("/dup/airbnb.ics", { body: buildIcs([]) });
@@ -105,20 +75,6 @@ describe("calendars", () => {
       expect(html, url).toContain(message);
     }
     expect((await fx.store.listCalendars({ propertyId: property.id })).length).toBe(1);
-  });
-
-  it("adds the same feed on another property of the owner with a note", async () => {
-    const { owner, client } = await fx.signedIn();
-    const first = await fx.store.createProperty(owner.id, "First");
-    const second = await fx.store.createProperty(owner.id, "Second");
-    const feed = fx.feeds.url("/shared/vrbo.ics", { body: buildIcs([]) });
-    await fx.store.createCalendar({ propertyId: first.id, source: "vrbo", url: feed });
-    await client.page(`/properties/${second.id}`);
-    const added = await client.post(`/properties/${second.id}/calendars`, { url: feed, source: "vrbo" });
-    const [tone, text] = (await flashOf(client, added.headers.get("location")))!;
-    expect(tone).toBe("warn");
-    expect(text).toContain("Note:");
-    expect(text).toContain("First");
   });
 
   it("removes a calendar with its reservations", async () => {

@@ -116,6 +116,7 @@ describe("forms from elsewhere", () => {
     const routes: Array<[string, Record<string, string>]> = [
       ["/properties", { name: "Evil", timeZone: "" }],
       [`/properties/${property.id}/calendars`, { url: "https://evil.test/x.ics", source: "" }],
+      [`/properties/${property.id}/calendars`, { url: "https://evil.test/x.ics", source: "", confirm: "1" }],
       [`/calendars/${calendar.id}/remove`, {}],
       [`/properties/${property.id}/feed`, { rotate: "1" }],
       ["/sync", { back: "/properties" }],
@@ -172,6 +173,7 @@ describe("another owner's ids", () => {
       await client.get(`/properties/${victim.property.id}`),
       await client.get(`/properties/${victim.property.id}/timeline`),
       await client.post(`/properties/${victim.property.id}/calendars`, { url: "https://example.com/x.ics", source: "" }),
+      await client.post(`/properties/${victim.property.id}/calendars`, { url: "https://example.com/x.ics", source: "", confirm: "1" }),
       await client.post(`/properties/${victim.property.id}/feed`, { rotate: "1" }),
       await client.post(`/calendars/${victim.calendar.id}/remove`, {}),
       await client.post(`/settings/tokens/${victim.token.id}/revoke`, {}),

@@ -1,5 +1,6 @@
 // Progressive enhancement for the calsync dashboard, served as a file under the CSP (no inline
-// script). Every page works without it: it only adds copy buttons and a busy state to Sync now.
+// script). Every page works without it: it only adds copy buttons and a busy state to Sync now
+// and to the add-calendar form.
 
 for (const button of document.querySelectorAll("button[data-copy]")) {
   const target = document.getElementById(button.dataset.copy);
@@ -24,14 +25,15 @@ for (const button of document.querySelectorAll("button[data-copy]")) {
   });
 }
 
-// A sync can take a while (20 s per slow feed): say so, and keep a second click from queueing another.
-for (const form of document.querySelectorAll("form.sync-form")) {
+// A sync or a feed preview can take a while (20 s per slow feed): say so, and keep a second click
+// from queueing another. The form names its busy label in data-busy.
+for (const form of document.querySelectorAll("form[data-busy]")) {
   form.addEventListener("submit", () => {
-    const button = form.querySelector("button");
+    const button = form.querySelector("button[type=submit]");
     if (!button) return;
     setTimeout(() => {
       button.disabled = true;
-      button.textContent = "Syncing…";
+      button.textContent = form.dataset.busy;
     });
   });
 }

@@ -1,12 +1,12 @@
-// The property page's forms: add a calendar (the CLI's checks, then the preview `calendar test`
-// shows), remove one, and create or rotate the outbound feed URL.
+// The property page's forms: add a calendar in two steps (the CLI's checks and the preview
+// `calendar test` shows, then "Save calendar", checked again), remove one, and create or rotate the
+// outbound feed URL.
 import { getRouterParam, type H3 } from "h3";
-import { previewFeed, type FeedPreviewResult } from "../../../engine/feed-preview.js";
+import { previewFeed } from "../../../engine/feed-preview.js";
 import { normalizeFeedUrl } from "../../../engine/feed-url.js";
 import { CALENDAR_SOURCES, type CalendarSource } from "../../../types.js";
-import { addCalendar } from "../../calendar-setup.js";
+import { addCalendar, checkNewCalendar } from "../../calendar-setup.js";
 import { ownerAction, redirectWithFlash, type DashboardContext } from "../context.js";
-import { plural, shortDay } from "../format.js";
 import type { Flash } from "../layout.js";
 import { ownedCalendar, ownedProperty } from "../owned.js";
 import { notFoundPage } from "./errors.js";
@@ -14,26 +14,33 @@ import { propertyPage } from "./property.js";
 
 /** Adds POST /properties/<id>/calendars, /calendars/<id>/remove and /properties/<id>/feed. */
 export function registerCalendarForms(app: H3, ctx: DashboardContext): void {
+  // Without `confirm=1`: check and preview, store nothing. With it: check again (another tab may
+  // have added the feed meanwhile) and save, without fetching the feed a second time.
   app.post(
     "/properties/:id/calendars",
     ownerAction(ctx, async (event, visit, form) => {
       const property = await ownedProperty(ctx.store, visit.owner.id, getRouterParam(event, "id"));
       if (!property) return notFoundPage(visit);
-      const feedUrl = (form.get("url") ?? "").trim();
-      const chosen = form.get("source") ?? "";
-      const refuse = (text: string) => propertyPage(ctx, visit, property, { error: { tone: "error", text }, url: feedUrl, source: chosen });
-      if (normalizeFeedUrl(feedUrl) === undefined) return refuse("The feed URL must be an http://, https:// or webcal:// address.");
-      if (chosen !== "" && !(CALENDAR_SOURCES as readonly string[]).includes(chosen)) return refuse("Choose a channel from the list.");
+      const typed = { url: (form.get("url") ?? "").trim(), source: form.get("source") ?? "" };
+      const refuse = (text: string) => propertyPage(ctx, visit, property, { ...typed, error: { tone: "error", text } });
+      const checked = checkForm(typed);
+      if (!checked.ok) return refuse(checked.refusal);
+      const { source } = checked;
 
-      const added = await addCalendar(ctx.store, { property, url: feedUrl, source: (chosen || undefined) as CalendarSource | undefined });
-      if (!added.ok) return refuse(added.refusal.message);
-      const preview = await previewFeed(feedUrl, {
-        source: added.calendar.source,
+      if (form.get("confirm") === "1") {
+        const added = await addCalendar(ctx.store, { property, url: typed.url, source });
+        if (!added.ok) return refuse(added.refusal.message);
+        return redirectWithFlash(visit, `/properties/${property.id}`, addedMessage(added.calendar.source, added.warnings));
+      }
+      const verdict = await checkNewCalendar(ctx.store, property, typed.url);
+      if (!verdict.ok) return refuse(verdict.message);
+      const result = await previewFeed(typed.url, {
+        source,
         allowPrivateNetworks: ctx.allowPrivateNetworks,
         timeoutMs: ctx.feedTimeoutMs,
         now: ctx.now,
       });
-      return redirectWithFlash(visit, `/properties/${property.id}`, addedMessage(added.calendar.source, preview, added.warnings));
+      return propertyPage(ctx, visit, property, { ...typed, preview: { result, notes: verdict.warnings } });
     }),
   );
 
@@ -63,15 +70,16 @@ export function registerCalendarForms(app: H3, ctx: DashboardContext): void {
   );
 }
 
-// What the owner learns right after adding: what the next sync will import, or why it will fail.
-function addedMessage(source: CalendarSource, preview: FeedPreviewResult, warnings: string[]): Flash {
+// The form's URL and channel as the CLI's options take them: the channel (undefined: detect it from the URL), or why not.
+function checkForm(typed: { url: string; source: string }): { ok: true; source?: CalendarSource } | { ok: false; refusal: string } {
+  if (normalizeFeedUrl(typed.url) === undefined) return { ok: false, refusal: "The feed URL must be an http://, https:// or webcal:// address." };
+  if (typed.source === "") return { ok: true };
+  if (!(CALENDAR_SOURCES as readonly string[]).includes(typed.source)) return { ok: false, refusal: "Choose a channel from the list." };
+  return { ok: true, source: typed.source as CalendarSource };
+}
+
+// The preview was shown before saving; the flash only confirms, with the checks' notes.
+function addedMessage(source: CalendarSource, warnings: string[]): Flash {
   const also = warnings.length > 0 ? ` Note: ${warnings.join(" ")}` : "";
-  if (!preview.ok) {
-    const { code, message } = preview.error;
-    return { tone: "warn", text: `Added the ${source} calendar, but its feed cannot be read right now (${code}: ${message}).${also}` };
-  }
-  const p = preview.preview;
-  const nights = p.firstNight && p.lastNight ? `, nights ${shortDay(p.firstNight)} → ${shortDay(p.lastNight)}` : "";
-  const found = `${plural(p.bookings, "booking", "bookings")} and ${plural(p.blocks, "block", "blocks")}${nights}`;
-  return { tone: warnings.length > 0 ? "warn" : "ok", text: `Added the ${source} calendar: its feed has ${found}. Sync now to import them.${also}` };
+  return { tone: warnings.length > 0 ? "warn" : "ok", text: `Added the ${source} calendar. Sync now to import its bookings and blocks.${also}` };
 }

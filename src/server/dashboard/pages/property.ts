@@ -10,14 +10,16 @@ import { html, url, type SafeHtml } from "../html.js";
 import { htmlResponse } from "../http.js";
 import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
 import { ownedProperty } from "../owned.js";
+import { previewCard, type CalendarPreview } from "./calendar-preview.js";
 import { notFoundPage } from "./errors.js";
 import { syncNowForm } from "./sync-now.js";
 
-/** What the add-calendar form showed when it was refused, to show it again. */
+/** What the add-calendar form sent, shown again: refused with `error`, or read into `preview` to confirm. */
 export interface CalendarForm {
-  error: Flash;
   url: string;
   source: string;
+  error?: Flash;
+  preview?: CalendarPreview;
 }
 
 /** Adds GET /properties/<id>. */
@@ -31,7 +33,7 @@ export function registerProperty(app: H3, ctx: DashboardContext): void {
   );
 }
 
-/** The property page; with `form`, the add-calendar form refused (422) with what was typed. */
+/** The property page; with `form`, the add-calendar form refused (422) with what was typed, or its preview (200). */
 export async function propertyPage(ctx: DashboardContext, visit: Visit, property: Property, form?: CalendarForm): Promise<Response> {
   const calendars = await ctx.store.listCalendars({ propertyId: property.id });
   const now = ctx.now();
@@ -45,9 +47,9 @@ export async function propertyPage(ctx: DashboardContext, visit: Visit, property
   <h2 class="card-title">Calendars</h2>
   ${calendars.length === 0 ? html`<p class="empty-row muted">No calendars yet. Paste each channel's calendar export link below.</p>` : calendarTable(visit, calendars, now)}
 </section>
-${addCalendarForm(visit, property, form)}
+${form?.preview ? previewCard(visit, property, form, form.preview) : addCalendarForm(visit, property, form)}
 ${feedSection(visit, property)}`;
-  return htmlResponse(form ? 422 : 200, layout({ title: property.name, body, visit }));
+  return htmlResponse(form?.error ? 422 : 200, layout({ title: property.name, body, visit }));
 }
 
 // The zone decides the property's nights (CONTRACT §8): the owner must be able to see which one was chosen.
@@ -88,9 +90,9 @@ function addCalendarForm(visit: Visit, property: Property, form?: CalendarForm):
   const options = CALENDAR_SOURCES.map((s) => html`<option value="${s}"${s === chosen ? html` selected` : html``}>${s}</option>`);
   return html`<section class="card" id="add-calendar">
   <h2>Add a calendar</h2>
-  <p class="muted">The channel's calendar <em>export</em> link (.ics). It is checked the way <code>calsync calendar add</code> checks it, then read once to show what a sync will import.</p>
-  ${form ? flashMessage(form.error) : html``}
-  <form method="post" action="$${url(`/properties/${property.id}/calendars`)}" class="inline-form">
+  <p class="muted">The channel's calendar <em>export</em> link (.ics). It is checked the way <code>calsync calendar add</code> checks it and read once, as <code>calsync calendar test</code> reads it, to show what a sync will import before anything is saved.</p>
+  ${form?.error ? flashMessage(form.error) : html``}
+  <form method="post" action="$${url(`/properties/${property.id}/calendars#add-calendar`)}" class="inline-form" data-busy="Reading the feed…">
     ${csrfField(visit.csrf)}
     <label class="field grow"><span>Feed URL</span><input type="url" name="url" value="${form?.url ?? ""}" required placeholder="https://www.airbnb.com/calendar/ical/….ics?s=…" autocomplete="off"></label>
     <div class="field"><label for="calendar-source">Channel</label><select id="calendar-source" name="source"><option value="">Detect from the link</option>${options}</select></div>

@@ -10,7 +10,7 @@ import { csrfField, layout } from "../layout.js";
 
 /** The Sync now button; `back` is the page to return to from the results. */
 export function syncNowForm(visit: Visit, back: string): SafeHtml {
-  return html`<form method="post" action="/sync" class="sync-form">
+  return html`<form method="post" action="/sync" class="sync-form" data-busy="Syncing…">
     ${csrfField(visit.csrf)}<input type="hidden" name="back" value="${back}">
     <button type="submit" class="button primary">Sync now</button>
   </form>`;
