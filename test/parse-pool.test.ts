@@ -1,9 +1,11 @@
 // The parse pool: worker threads give exactly what parseFeed gives on this thread, and a feed that
 // outlasts its deadline ends as parse_error on a worker that is replaced.
+import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseFeed } from "../src/engine/parse-feed.js";
-import { createParsePool, type ParsePool } from "../src/engine/parse-pool.js";
+import { createParsePool, parseWorkerFile, type ParsePool } from "../src/engine/parse-pool.js";
 import type { CalendarSource } from "../src/types.js";
 import { isBuilt } from "./helpers/cli.js";
 import { buildIcs, day } from "./helpers/ics.js";
@@ -68,6 +70,31 @@ describe("parse pool", () => {
       expect(await quick.parse(next, { source: "airbnb", now })).toEqual(parseFeed(next, { source: "airbnb", now }));
     } finally {
       await quick.close();
+    }
+  });
+
+  it("hands piscina a CommonJS worker file, so no worker loads an ES module synchronously", () => {
+    // piscina require()s the worker file; Node ≥ 20.19 then loads an ES module synchronously, and a pool
+    // closed during that load (a server stopped right after its first sync) aborted the whole process with
+    // V8's fatal "IsGraphAsync". Without require(esm) an ES module cannot be require()d at all: the
+    // entry must still load, as a function, and load nothing more until it is called.
+    const entry = fileURLToPath(parseWorkerFile());
+    expect(entry.endsWith(".cjs")).toBe(true);
+    const probe = `const task = require(${JSON.stringify(entry)}); if (typeof task !== "function") process.exit(3);`;
+    const child = spawnSync(process.execPath, ["--no-experimental-require-module", "-e", probe], { encoding: "utf8" });
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(0);
+  });
+
+  it("closes while its workers are still starting without taking the process down", async () => {
+    for (let round = 0; round < 12; round++) {
+      const starting = createParsePool({ threads: 2 });
+      const parsed = starting.parse(read("airbnb.ics"), { source: "airbnb", now });
+      await new Promise((resolve) => setTimeout(resolve, round * 15));
+      await starting.close();
+      const result = await parsed;
+      // Either it was read before the close, or it ends as parse_error: never a crash, never a hang.
+      expect(result.ok || result.error.code === "parse_error").toBe(true);
     }
   });
 });

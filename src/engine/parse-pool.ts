@@ -39,7 +39,7 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`parse threads must be a whole number ≥ 1, got ${threads}`);
   if (!(timeoutMs > 0)) throw new RangeError(`the parse timeout must be a positive number of milliseconds, got ${timeoutMs}`);
-  const filename = workerFile();
+  const filename = parseWorkerFile();
   // A feed's deadline starts when a worker takes it, not while it waits behind others or for a worker
   // to start (each loads node-ical first): workers say when they start a task.
   const started = new Map<number, () => void>();
@@ -96,11 +96,14 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   };
 }
 
-/** The built worker: beside this file in dist/; tests run this file from src/, where only TypeScript is. */
-function workerFile(): string {
-  for (const candidate of ["./parse-worker.js", "../../dist/engine/parse-worker.js"]) {
+/**
+ * The file piscina loads in each worker (CommonJS: see parse-worker-entry.cts), as a file URL: beside this
+ * file in dist/; tests run this file from src/, where only TypeScript is.
+ */
+export function parseWorkerFile(): string {
+  for (const candidate of ["./parse-worker-entry.cjs", "../../dist/engine/parse-worker-entry.cjs"]) {
     const url = new URL(candidate, import.meta.url);
     if (existsSync(url)) return url.href;
   }
-  throw new Error("the parse worker is not built (dist/engine/parse-worker.js): run `npm run build`");
+  throw new Error("the parse worker is not built (dist/engine/parse-worker-entry.cjs): run `npm run build`");
 }
