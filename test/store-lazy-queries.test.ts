@@ -88,4 +88,12 @@ describe("a freshly opened store", () => {
     expect((await created).name).toBe("Ana");
     expect(await tokens).toEqual([]);
   });
+
+  it("lets a call made before close() finish even when its group was still loading", async () => {
+    const created = store.createOwner("Ana");
+    await store.close();
+    expect((await created).name).toBe("Ana");
+    store = await openStore(join(dir, "calsync.db"));
+    expect((await store.listOwners()).map((owner) => owner.name)).toEqual(["Ana"]);
+  });
 });

@@ -46,9 +46,6 @@ export function openSqliteStore(path: string): Store {
     ...copyQueries(db),
     ...rateLimitQueries(),
     ping: async () => db.open && ping.get()?.ok === 1,
-    async close() {
-      if (db.open) db.close();
-    },
   };
   // A big write keeps its transaction open across event-loop turns: every other call waits for it, but
   // /healthz's ping may read inside it (it only asks whether the file answers). `exportRows` answers an
@@ -70,12 +67,19 @@ function loaders(db: Database.Database, lock: ConnectionLock): Record<Group, Gro
     sessions: async () => (await import("./sessions.js")).sessionQueries(db),
     webhooks: async () => (await import("./webhooks.js")).webhookQueries(db),
     syncLeases: async () => (await import("./sync-leases.js")).syncLeaseQueries(db),
+    // Nothing to load: `close` is queued with the other methods so that a call made before it, whose group
+    // is still loading, runs first instead of finding the connection closed.
+    connection: async () => ({
+      async close() {
+        if (db.open) db.close();
+      },
+    }),
   };
 }
 
 type Group =
   | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "syncPort" | "syncRuns" | "sessions"
-  | "webhooks" | "syncLeases";
+  | "webhooks" | "syncLeases" | "connection";
 
 /** The group of every method of the store (the compiler checks that none is missing). */
 const GROUP_OF = {
@@ -141,4 +145,5 @@ const GROUP_OF = {
   finishWebhookDelivery: "webhooks",
   countPendingWebhookDeliveries: "webhooks",
   pruneWebhookEvents: "webhooks",
-} as const satisfies Record<Exclude<keyof Store, "path" | "ping" | "close" | keyof CopyQueries | keyof RateLimitQueries>, Group>;
+  close: "connection",
+} as const satisfies Record<Exclude<keyof Store, "path" | "ping" | keyof CopyQueries | keyof RateLimitQueries>, Group>;
