@@ -23,6 +23,8 @@ function formatter(zone: string): Intl.DateTimeFormat | null {
     } catch {
       format = null;
     }
+    // Zone names come from feeds, in any case Intl accepts: remember a bounded number of spellings.
+    if (formats.size >= 1000) formats.clear();
     formats.set(zone, format);
   }
   return format;
@@ -46,7 +48,7 @@ export function zoneDate(instant: Date, zone: string): string | null {
   const ms = instant.getTime();
   // Intl is the dearest step of dating a stay (a few microseconds an instant, against a tenth of one):
   // within an hour whose offset does not change, the wall clock is the instant plus that offset.
-  const hourly = ms >= 0 && ms < LAST_FOUR_DIGIT_YEAR ? hourOffset(zone, format, ms) : null;
+  const hourly = ms >= 0 && ms < LAST_FOUR_DIGIT_YEAR ? hourOffset(format, ms) : null;
   if (hourly !== null) return new Date(ms + hourly).toISOString().slice(0, 10);
   const parts: Record<string, string> = {};
   for (const part of format.formatToParts(instant)) parts[part.type] = part.value;
@@ -60,14 +62,30 @@ const LAST_FOUR_DIGIT_YEAR = 253_402_300_800_000;
 const MAX_HOURS = 26_304;
 const hourOffsets = new Map<string, Map<number, number | null>>();
 
+const hoursByFormat = new WeakMap<Intl.DateTimeFormat, Map<number, number | null>>();
+
 /**
- * How far `zone`'s wall clock is ahead of UTC through the UTC hour holding `ms`, or null when the offset at the
+ * The hours remembered for `format`'s zone, under Intl's own name for it: every spelling of one zone shares
+ * them, and there are only a few hundred zones, so `hourOffsets` stays bounded whatever the feeds write.
+ */
+function hoursOf(format: Intl.DateTimeFormat): Map<number, number | null> {
+  let offsets = hoursByFormat.get(format);
+  if (!offsets) {
+    const zone = format.resolvedOptions().timeZone;
+    offsets = hourOffsets.get(zone) ?? new Map<number, number | null>();
+    hourOffsets.set(zone, offsets);
+    hoursByFormat.set(format, offsets);
+  }
+  return offsets;
+}
+
+/**
+ * How far the wall clock of `format`'s zone is ahead of UTC through the UTC hour holding `ms`, or null when the offset at the
  * hour's first and last second differ (a change of time inside it: read that instant with Intl). Remembered
  * per zone and hour; offsets change at most a few times a year, never twice within an hour.
  */
-function hourOffset(zone: string, format: Intl.DateTimeFormat, ms: number): number | null {
-  let offsets = hourOffsets.get(zone);
-  if (!offsets) hourOffsets.set(zone, (offsets = new Map()));
+function hourOffset(format: Intl.DateTimeFormat, ms: number): number | null {
+  const offsets = hoursOf(format);
   const hour = Math.floor(ms / HOUR_MS);
   let offset = offsets.get(hour);
   if (offset === undefined) {
