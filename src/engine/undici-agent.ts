@@ -8,11 +8,12 @@ const require = createRequire(import.meta.url);
 
 function loadAgent(): typeof UndiciAgent {
   try {
-    return require("undici/lib/dispatcher/agent.js") as typeof UndiciAgent;
+    const agent = require("undici/lib/dispatcher/agent.js") as unknown;
+    if (typeof agent === "function") return agent as typeof UndiciAgent;
   } catch {
-    // An undici that moved its files: the whole package, as before.
-    return (require("undici") as typeof import("undici")).Agent;
+    // An undici that moved its files: the whole package, below, as before.
   }
+  return (require("undici") as typeof import("undici")).Agent;
 }
 
 /** undici's `Agent` class (the same class `undici` exports). */
