@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatedEvent } from "../src/engine/model.js";
 import { datedEvent } from "../src/engine/nights.js";
 import { generateToken } from "../src/server/tokens.js";
+import { MAX_PROPERTY_NAME_LENGTH } from "../src/store/property-name.js";
 import { startDashboardFixture, BASE, type DashboardFixture } from "./helpers/dashboard-fixture.js";
 import { buildIcs, day } from "./helpers/ics.js";
 import { Gate } from "./helpers/server-fixtures.js";
@@ -51,6 +52,17 @@ describe("properties", () => {
     const html = await zone.text();
     expect([zone.status, html.includes("Choose a time zone from the list."), html.includes('value="Cabin"')]).toEqual([422, true, true]);
     expect(await fx.store.listProperties(owner.id)).toEqual([]);
+  });
+
+  it("refuses a name longer than the CLI allows with 422, and keeps one of exactly that length", async () => {
+    const { owner, client } = await fx.signedIn();
+    await client.page("/properties");
+    const long = await client.post("/properties", { name: "L".repeat(MAX_PROPERTY_NAME_LENGTH + 1), timeZone: "" });
+    expect([long.status, (await long.text()).includes(`Keep the name to ${MAX_PROPERTY_NAME_LENGTH} characters or fewer.`)]).toEqual([422, true]);
+    expect(await fx.store.listProperties(owner.id)).toEqual([]);
+    const longest = await client.post("/properties", { name: "L".repeat(MAX_PROPERTY_NAME_LENGTH), timeZone: "" });
+    expect(longest.status).toBe(303);
+    expect((await fx.store.listProperties(owner.id)).map((p) => p.name.length)).toEqual([MAX_PROPERTY_NAME_LENGTH]);
   });
 });
 

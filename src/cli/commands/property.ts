@@ -1,6 +1,7 @@
 // `calsync property add|update|list|remove|feed`: the rentals whose calendars are synced, their time zone, and
 // their outbound feed URL.
 import { Command, Option } from "@commander-js/extra-typings";
+import { propertyNameProblem } from "../../store/property-name.js";
 import type { Property, Store } from "../../store/types.js";
 import { CliFailure, UsageError, type CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption, timeZoneOption } from "../options.js";
@@ -36,7 +37,8 @@ export function propertyCommand(context: CliContext) {
     .addHelpText("after", ZONE_HELP)
     .action(async (rawName, options) => {
       const name = rawName.trim();
-      if (!name) throw new UsageError("the property's name is empty");
+      const problem = propertyNameProblem(name);
+      if (problem) throw new UsageError(problem);
       const store = await context.store(options.db);
       const owner = await context.owner(store, options.owner);
       const created = await store.createProperty(owner.id, name, options.timezone ?? null);
@@ -61,6 +63,8 @@ export function propertyCommand(context: CliContext) {
     .action(async (id, options) => {
       const name = options.name?.trim();
       if (name === "") throw new UsageError("--name is empty");
+      const problem = name === undefined ? undefined : propertyNameProblem(name);
+      if (problem) throw new UsageError(`--name: ${problem}`);
       if (name === undefined && options.timezone === undefined) {
         throw new UsageError("nothing to change: give --name, --timezone ZONE or --no-timezone");
       }

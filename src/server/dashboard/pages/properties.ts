@@ -8,11 +8,10 @@ import { longDay, plural, relativeTime } from "../format.js";
 import { html, url, type SafeHtml } from "../html.js";
 import { htmlResponse, redirect } from "../http.js";
 import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
+import { MAX_PROPERTY_NAME_LENGTH } from "../../../store/property-name.js";
 import { createPropertyInZone, isKnownTimeZone, TIME_ZONES } from "../time-zones.js";
 import { syncNowForm } from "./sync-now.js";
 
-/** Longest property name accepted from the form. */
-const MAX_NAME_LENGTH = 200;
 
 /** Adds GET /, GET /properties and POST /properties. */
 export function registerProperties(app: H3, ctx: DashboardContext): void {
@@ -25,7 +24,7 @@ export function registerProperties(app: H3, ctx: DashboardContext): void {
       const name = (form.get("name") ?? "").trim();
       const timeZone = form.get("timeZone") ?? "";
       const problem =
-        name === "" ? "Give the property a name." : name.length > MAX_NAME_LENGTH ? `Keep the name under ${MAX_NAME_LENGTH} characters.` : !isKnownTimeZone(timeZone) ? "Choose a time zone from the list." : undefined;
+        name === "" ? "Give the property a name." : name.length > MAX_PROPERTY_NAME_LENGTH ? `Keep the name to ${MAX_PROPERTY_NAME_LENGTH} characters or fewer.` : !isKnownTimeZone(timeZone) ? "Choose a time zone from the list." : undefined;
       if (problem) return propertiesPage(ctx, visit, { error: { tone: "error", text: problem }, name, timeZone });
       const property = await createPropertyInZone(ctx.store, visit.owner.id, name, timeZone || null);
       return redirectWithFlash(visit, `/properties/${property.id}`, { tone: "ok", text: `Added ${property.name}. Now add its calendars.` });
@@ -121,7 +120,7 @@ function addPropertyForm(visit: Visit, form?: AddForm): SafeHtml {
   ${form ? flashMessage(form.error) : html``}
   <form method="post" action="/properties" class="inline-form">
     ${csrfField(visit.csrf)}
-    <label class="field grow"><span>Name</span><input type="text" name="name" value="${form?.name ?? ""}" maxlength="${MAX_NAME_LENGTH}" required placeholder="Sea View Loft"></label>
+    <label class="field grow"><span>Name</span><input type="text" name="name" value="${form?.name ?? ""}" maxlength="${MAX_PROPERTY_NAME_LENGTH}" required placeholder="Sea View Loft"></label>
     <div class="field"><label for="property-zone">Time zone</label><select id="property-zone" name="timeZone"><option value="">Not set (dates as the channels write them)</option>${zones}</select></div>
     <button type="submit" class="button primary">Add property</button>
   </form>
