@@ -244,18 +244,49 @@ describe.each(storeKinds())("$name store", (kind) => {
       }
     });
 
-    it("stop interrupts an attempt in flight, which is recorded and retried later", async () => {
+    it("stop interrupts an attempt in flight, which does not count and stays due for the next start", async () => {
       const [slow] = receivers;
       const { store, emit } = await outbox(kind, stores, slow!.url);
       slow!.hold();
       const before = slow!.received.length;
       await emit(completed());
-      const worker = startWebhookWorker({ store, allowPrivateNetworks: true, pollMs: 20 });
+      const reported: DeliveryAttempt[] = [];
+      const worker = startWebhookWorker({ store, allowPrivateNetworks: true, pollMs: 20, onAttempt: (a) => reported.push(a) });
       await until(() => slow!.received.length > before);
       await worker.stop();
       expect(await store.listWebhookDeliveries()).toEqual([
-        expect.objectContaining({ status: "pending", attempts: 1, lastError: "attempt interrupted: calsync was stopping" }),
+        expect.objectContaining({ status: "pending", attempts: 0, lastStatus: null, lastError: "attempt interrupted: calsync was stopping" }),
       ]);
+      expect(reported).toEqual([expect.objectContaining({ attempt: 1, delivered: false, interrupted: true })]);
+    });
+
+    it("makes a last allowed attempt again when stop cut it short, rather than failing the delivery", async () => {
+      const [slow] = receivers;
+      const { store, emit, deliver } = await outbox(kind, stores, slow!.url);
+      slow!.hold();
+      const before = slow!.received.length;
+      await emit(completed());
+      // An empty schedule makes the first attempt the last one allowed.
+      const worker = startWebhookWorker({ store, allowPrivateNetworks: true, pollMs: 20, retryScheduleMs: [] });
+      await until(() => slow!.received.length > before);
+      await worker.stop();
+      expect(await store.listWebhookDeliveries()).toEqual([expect.objectContaining({ status: "pending", attempts: 0 })]);
+      slow!.release();
+      expect(await deliver({ retryScheduleMs: [] })).toMatchObject({ attempted: 1, delivered: 1, failed: 0 });
+      expect(slow!.received.slice(before).map((r) => r.headers["webhook-id"])).toEqual(Array(2).fill(slow!.received[before]!.headers["webhook-id"]));
+      expect(await store.listWebhookDeliveries()).toEqual([expect.objectContaining({ status: "delivered", attempts: 1, lastStatus: 204 })]);
+    });
+
+    it("makes a last allowed attempt again when its worker died mid-attempt and the claim ran out", async () => {
+      const [receiver] = receivers;
+      const { store, emit, deliver } = await outbox(kind, stores, receiver!.url);
+      await emit(completed());
+      const now = new Date(Date.now() + 1000);
+      const until = new Date(now.getTime() + 40_000);
+      // Worker "dead" claimed it and never recorded anything (a kill -9 during the request).
+      expect(await store.claimWebhookDeliveries({ worker: "dead", now, until, limit: 5 })).toHaveLength(1);
+      expect(await deliver({ retryScheduleMs: [], now: () => new Date(until.getTime() + 1) })).toMatchObject({ attempted: 1, delivered: 1, failed: 0 });
+      expect(await store.listWebhookDeliveries()).toEqual([expect.objectContaining({ status: "delivered", attempts: 1 })]);
     });
   });
 

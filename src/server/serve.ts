@@ -183,7 +183,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       listener.server.closeAllConnections();
       await httpClosed;
     }
-    // Attempts in flight are cut short and recorded; their deliveries stay due for the next start.
+    // Attempts in flight are cut short and do not count (a last one included); their deliveries stay due for the next start.
     await webhooks?.stop();
     // A parse still running past the grace period ends as parse_error: its calendar writes nothing.
     await pool?.close();
@@ -238,6 +238,10 @@ function logDelivery(log: ServerLog, attempt: DeliveryAttempt): void {
   const { eventId, endpointId, attempt: number, status, error, nextAttemptAt } = attempt;
   if (attempt.delivered) {
     log.event("info", "webhook delivered", { eventId, endpointId, attempt: number, status: status ?? 0 });
+    return;
+  }
+  if (attempt.interrupted) {
+    log.event("info", "webhook attempt interrupted; made again at the next start", { eventId, endpointId, attempt: number });
     return;
   }
   log.event(nextAttemptAt ? "warn" : "error", nextAttemptAt ? "webhook attempt failed" : "webhook delivery failed for good", {

@@ -8,6 +8,7 @@ import type { CalendarSource, SyncErrorCode, SyncResponse } from "../types.js";
 import type {
   ClaimedWebhookDelivery,
   WebhookAttempt,
+  InterruptedWebhookAttempt,
   WebhookClaim,
   WebhookDelivery,
   WebhookEndpoint,
@@ -311,6 +312,11 @@ export interface Store extends SyncStore {
   claimWebhookDeliveries(claim: WebhookClaim): Promise<ClaimedWebhookDelivery[]>;
   /** Records an attempt of a delivery this worker holds, and releases it; ignored when the claim was lost. */
   finishWebhookDelivery(attempt: WebhookAttempt): Promise<void>;
+  /**
+   * Gives back a delivery whose attempt this worker cut short (it is stopping): the attempt does not count,
+   * so even a last allowed one is made again, and the delivery stays due; ignored when the claim was lost.
+   */
+  releaseWebhookDelivery(attempt: InterruptedWebhookAttempt): Promise<void>;
   /** Deliveries still to be made (the outbox depth). */
   countPendingWebhookDeliveries(): Promise<number>;
   /** Removes events created before `before` that nothing is pending for; resolves to how many. */

@@ -63,6 +63,16 @@ export interface WebhookClaim {
   busyEndpoints?: readonly string[];
 }
 
+/** An attempt cut short by its worker stopping, for `releaseWebhookDelivery`. */
+export interface InterruptedWebhookAttempt {
+  eventId: string;
+  endpointId: string;
+  worker: string;
+  at: Date;
+  /** Why it ended early. */
+  error: string;
+}
+
 /** How an attempt ended, for `finishWebhookDelivery`. */
 export interface WebhookAttempt {
   eventId: string;

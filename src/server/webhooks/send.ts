@@ -29,8 +29,13 @@ export interface SendWebhookOptions {
   signal?: AbortSignal;
 }
 
-/** How an attempt went: a 2xx answer delivers; anything else is retried later. */
-export type SendResult = { delivered: true; status: number } | { delivered: false; status: number | null; error: string };
+/**
+ * How an attempt went: a 2xx answer delivers; anything else is retried later. `interrupted` when `signal`
+ * cut it short: it never finished, so it does not count as an attempt.
+ */
+export type SendResult =
+  | { delivered: true; status: number }
+  | { delivered: false; status: number | null; error: string; interrupted?: true };
 
 /** Bytes of a receiver's answer read before it is dropped: only the status matters. */
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -87,7 +92,7 @@ export async function sendWebhook(webhook: OutgoingWebhook, options: SendWebhook
     return { delivered: false, status, error: `receiver answered HTTP ${status}` };
   } catch (error) {
     if (late) return failed(timedOut(options.timeoutMs, "receiver").error.message);
-    if (controller.signal.aborted) return failed("attempt interrupted: calsync was stopping");
+    if (controller.signal.aborted) return { ...failed("attempt interrupted: calsync was stopping"), interrupted: true };
     return failed(networkFailure(error, url, "receiver").error.message);
   } finally {
     clearTimeout(timer);
@@ -95,6 +100,6 @@ export async function sendWebhook(webhook: OutgoingWebhook, options: SendWebhook
   }
 }
 
-function failed(error: string): SendResult {
+function failed(error: string): Extract<SendResult, { delivered: false }> {
   return { delivered: false, status: null, error };
 }

@@ -7,7 +7,7 @@ import { DEFAULT_RETRY_SCHEDULE_MS, nextAttemptAt } from "./retry-schedule.js";
 import { sendWebhook } from "./send.js";
 
 /** The store methods delivery needs. */
-export type DeliveryStore = Pick<Store, "claimWebhookDeliveries" | "finishWebhookDelivery" | "pruneWebhookEvents">;
+export type DeliveryStore = Pick<Store, "claimWebhookDeliveries" | "finishWebhookDelivery" | "releaseWebhookDelivery" | "pruneWebhookEvents">;
 
 /** Options of `deliverDueWebhooks` and `startWebhookWorker`. */
 export interface WebhookDeliveryOptions {
@@ -37,9 +37,11 @@ export interface DeliveryAttempt {
   /** 1 for the first attempt. */
   attempt: number;
   delivered: boolean;
+  /** Cut short by `stop()`: it does not count, and the delivery is made again (with this attempt's number). */
+  interrupted: boolean;
   status: number | null;
   error: string | null;
-  /** When it is tried again; null once delivered or failed for good. */
+  /** When it is tried again (for an interrupted attempt: it stays due); null once delivered or failed for good. */
   nextAttemptAt: Date | null;
 }
 
@@ -57,7 +59,7 @@ export interface DeliverySummary {
 export interface WebhookWorker {
   /** Looks for due deliveries now (e.g. right after a sync wrote events). */
   wake(): void;
-  /** Stops claiming, interrupts attempts in flight (they are retried later) and waits for them to be recorded. */
+  /** Stops claiming, interrupts attempts in flight (they do not count and stay due) and waits for them to be given back. */
   stop(): Promise<void>;
 }
 
@@ -97,15 +99,23 @@ function createPool(options: WebhookDeliveryOptions, settled: () => void = () =>
     const at = clock();
     const result = await sendWebhook(delivery, { timeoutMs, allowPrivateNetworks: options.allowPrivateNetworks ?? false, now: at, signal: stopping.signal });
     const attempts = delivery.attempts + 1;
-    const next = result.delivered ? null : nextAttemptAt(attempts, clock(), schedule, random);
     const { eventId, endpointId } = delivery;
+    // Stopping is not the receiver's failure: an attempt cut short (a last one included) is made again.
+    if (!result.delivered && result.interrupted) {
+      await options.store.releaseWebhookDelivery({ eventId, endpointId, worker, at, error: result.error });
+      summary.attempted++;
+      summary.retrying++;
+      options.onAttempt?.({ eventId, endpointId, attempt: attempts, delivered: false, interrupted: true, status: null, error: result.error, nextAttemptAt: at });
+      return;
+    }
+    const next = result.delivered ? null : nextAttemptAt(attempts, clock(), schedule, random);
     const error = result.delivered ? null : result.error;
     await options.store.finishWebhookDelivery({ eventId, endpointId, worker, at, delivered: result.delivered, status: result.status, error, nextAttemptAt: next });
     summary.attempted++;
     if (result.delivered) summary.delivered++;
     else if (next) summary.retrying++;
     else summary.failed++;
-    options.onAttempt?.({ eventId, endpointId, attempt: attempts, delivered: result.delivered, status: result.status, error, nextAttemptAt: next });
+    options.onAttempt?.({ eventId, endpointId, attempt: attempts, delivered: result.delivered, interrupted: false, status: result.status, error, nextAttemptAt: next });
   };
 
   const pool: Pool = {

@@ -9,7 +9,7 @@ import type { Store, WebhookDeliveryStatus } from "../types.js";
 
 export type WebhookQueries = Pick<Store,
   | "createWebhookEndpoint" | "listWebhookEndpoints" | "getWebhookEndpoint" | "removeWebhookEndpoint" | "listWebhookDeliveries"
-  | "claimWebhookDeliveries" | "finishWebhookDelivery" | "countPendingWebhookDeliveries" | "pruneWebhookEvents">;
+  | "claimWebhookDeliveries" | "finishWebhookDelivery" | "releaseWebhookDelivery" | "countPendingWebhookDeliveries" | "pruneWebhookEvents">;
 
 interface ClaimRow {
   event_id: string; endpoint_id: string; url: string; secret: string; payload: string; attempts: number;
@@ -48,6 +48,10 @@ const FINISH = `
   UPDATE webhook_deliveries SET status = $1, attempts = attempts + 1, last_attempt_at = $2, next_attempt_at = $3, last_error = $4,
     last_status = $5, claimed_by = NULL, claimed_until = NULL
   WHERE event_id = $6 AND endpoint_id = $7 AND claimed_by = $8 AND status = 'pending'`;
+// An interrupted attempt keeps `attempts` and `next_attempt_at` as they were: it is made again, as if never begun.
+const RELEASE = `
+  UPDATE webhook_deliveries SET last_attempt_at = $1, last_error = $2, last_status = NULL, claimed_by = NULL, claimed_until = NULL
+  WHERE event_id = $3 AND endpoint_id = $4 AND claimed_by = $5 AND status = 'pending'`;
 const DELIVERIES = `
   SELECT d.event_id, d.endpoint_id, ev.owner_id, ev.type, d.status, d.attempts, d.created_at, d.last_attempt_at,
     d.next_attempt_at, d.last_status, d.last_error
@@ -106,6 +110,9 @@ export function webhookQueries(db: PgDatabase): WebhookQueries {
       const state: WebhookDeliveryStatus = delivered ? "delivered" : nextAttemptAt ? "pending" : "failed";
       const next = state === "pending" ? nextAttemptAt!.toISOString() : null;
       await db.run(FINISH, [state, at.toISOString(), next, delivered ? null : error, status, eventId, endpointId, worker]);
+    },
+    async releaseWebhookDelivery({ eventId, endpointId, worker, at, error }) {
+      await db.run(RELEASE, [at.toISOString(), error, eventId, endpointId, worker]);
     },
     async countPendingWebhookDeliveries() {
       return (await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'"))[0]?.n ?? 0;

@@ -143,6 +143,7 @@ const GROUP_OF = {
   listWebhookDeliveries: "webhooks",
   claimWebhookDeliveries: "webhooks",
   finishWebhookDelivery: "webhooks",
+  releaseWebhookDelivery: "webhooks",
   countPendingWebhookDeliveries: "webhooks",
   pruneWebhookEvents: "webhooks",
   close: "connection",

@@ -7,7 +7,7 @@ import type { Store, WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint, We
 
 export type WebhookQueries = Pick<Store,
   | "createWebhookEndpoint" | "listWebhookEndpoints" | "getWebhookEndpoint" | "removeWebhookEndpoint" | "listWebhookDeliveries"
-  | "claimWebhookDeliveries" | "finishWebhookDelivery" | "countPendingWebhookDeliveries" | "pruneWebhookEvents">;
+  | "claimWebhookDeliveries" | "finishWebhookDelivery" | "releaseWebhookDelivery" | "countPendingWebhookDeliveries" | "pruneWebhookEvents">;
 
 export interface EndpointRow { id: string; owner_id: string; url: string; events: string; secret: string; created_at: string }
 export interface DeliveryRow {
@@ -49,6 +49,11 @@ export function webhookQueries(db: Database.Database): WebhookQueries {
   const finish = db.prepare<[string, string, string | null, string | null, number | null, string, string, string]>(
     `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_attempt_at = ?, next_attempt_at = ?, last_error = ?,
      last_status = ?, claimed_by = NULL, claimed_until = NULL WHERE event_id = ? AND endpoint_id = ? AND claimed_by = ? AND status = 'pending'`,
+  );
+  // An interrupted attempt keeps `attempts` and `next_attempt_at` as they were: it is made again, as if never begun.
+  const release = db.prepare<[string, string, string, string, string]>(
+    `UPDATE webhook_deliveries SET last_attempt_at = ?, last_error = ?, last_status = NULL, claimed_by = NULL, claimed_until = NULL
+     WHERE event_id = ? AND endpoint_id = ? AND claimed_by = ? AND status = 'pending'`,
   );
   const pending = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
   const prune = db.prepare<[string]>(
@@ -99,6 +104,9 @@ export function webhookQueries(db: Database.Database): WebhookQueries {
       const state: WebhookDeliveryStatus = delivered ? "delivered" : nextAttemptAt ? "pending" : "failed";
       const next = state === "pending" ? nextAttemptAt!.toISOString() : null;
       finish.run(state, at.toISOString(), next, delivered ? null : error, status, eventId, endpointId, worker);
+    },
+    async releaseWebhookDelivery({ eventId, endpointId, worker, at, error }) {
+      release.run(at.toISOString(), error, eventId, endpointId, worker);
     },
     async countPendingWebhookDeliveries() {
       return pending.get()?.n ?? 0;
