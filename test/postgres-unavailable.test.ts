@@ -1,12 +1,12 @@
 // PostgreSQL down or unreachable (CONTRACT §2, §10): the server answers 503 `unavailable` and recovers by
-// itself; `serve` and every other command refuse to start with one line naming host and port, never the password.
+// itself, and its webhook worker says so in three log lines, not one a poll; `serve` and every other command refuse to start with one line naming host and port, never the password.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "../src/server/openapi/document.js";
 import { StoreUnavailableError } from "../src/store/errors.js";
 import { openStore } from "../src/store/index.js";
 import { closedPortUrl } from "./helpers/api-fixture.js";
 import { isBuilt, runBin } from "./helpers/cli.js";
-import { ownerWith, post, useServerFixtures } from "./helpers/server-fixtures.js";
+import { ownerWith, post, until, useServerFixtures } from "./helpers/server-fixtures.js";
 import { parsePrometheusText, sampleValue } from "./helpers/prometheus-text.js";
 import { postgresKind } from "./helpers/stores.js";
 import { startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy.js";
@@ -58,6 +58,48 @@ describe("a PostgreSQL that goes away while calsync serves", () => {
       await proxy.up();
       expect((await post(server, ann.token)).status).toBe(200);
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    } finally {
+      await proxy.up().catch(() => {});
+      await store.close();
+    }
+  });
+
+  it("logs one line when webhook delivery cannot read the outbox, one a minute while it cannot, and one when it can again", async () => {
+    const store = await openStore(url);
+    try {
+      const log: string[] = [];
+      // The worker's clock, moved by hand to show the minute between reminders without waiting for it.
+      let shiftMs = 0;
+      await serve(store, { log, jsonLogs: true, webhooks: { pollMs: 20, now: () => new Date(Date.now() + shiftMs) } });
+      const webhookLines = () =>
+        log.map((line) => JSON.parse(line) as { level: string; msg: string; error?: string; failedPolls?: number }).filter((l) => l.msg.startsWith("webhook"));
+
+      await proxy.down();
+      await until(() => webhookLines().length > 0);
+      // A poll every 20 ms: some dozen more fail in this while, and none of them is logged.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(webhookLines()).toEqual([
+        { time: expect.any(String), level: "error", msg: "webhook delivery paused: cannot read the outbox", error: expect.stringContaining(`cannot reach PostgreSQL at 127.0.0.1:${proxy.port}`) },
+      ]);
+
+      shiftMs = 61_000;
+      await until(() => webhookLines().length > 1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const [, reminder, ...rest] = webhookLines();
+      expect(rest).toEqual([]);
+      expect(reminder).toMatchObject({ level: "error", msg: "webhook delivery still paused: cannot read the outbox", error: expect.stringContaining("cannot reach PostgreSQL") });
+      expect(reminder!.failedPolls).toBeGreaterThan(5);
+
+      await proxy.up();
+      await until(() => webhookLines().length > 2);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(webhookLines().map((l) => l.msg)).toEqual([
+        "webhook delivery paused: cannot read the outbox",
+        "webhook delivery still paused: cannot read the outbox",
+        "webhook delivery resumed",
+      ]);
+      expect(webhookLines()[2]).toMatchObject({ level: "info", failedPolls: expect.any(Number) });
+      expect(log.join("\n")).not.toContain(new URL(url).password);
     } finally {
       await proxy.up().catch(() => {});
       await store.close();

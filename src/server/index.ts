@@ -23,5 +23,7 @@ export {
   type DeliverySummary,
   type WebhookDeliveryOptions,
   type WebhookWorker,
+  type WebhookWorkerOptions,
 } from "./webhooks/worker.js";
+export type { PollHealthReport } from "./webhooks/poll-outage.js";
 export { generateWebhookSecret } from "./webhooks/endpoint-rules.js";

@@ -15,7 +15,8 @@ import { DEFAULT_RATE_LIMIT, storeRateLimiter, type RateLimitPolicy, type TokenR
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { DEFAULT_LEASE_MS } from "./owner-lease.js";
 import { createSyncRunner } from "./single-flight.js";
-import { startWebhookWorker, type DeliveryAttempt, type WebhookDeliveryOptions, type WebhookWorker } from "./webhooks/worker.js";
+import type { PollHealthReport } from "./webhooks/poll-outage.js";
+import { startWebhookWorker, type DeliveryAttempt, type WebhookWorker, type WebhookWorkerOptions } from "./webhooks/worker.js";
 
 /** Options of `startServer`. */
 export interface ServeOptions {
@@ -59,7 +60,7 @@ export interface ServeOptions {
 }
 
 /** What `ServeOptions.webhooks` may change of the delivery worker. */
-export type WebhookWorkerSettings = Pick<WebhookDeliveryOptions, "retryScheduleMs" | "timeoutMs" | "concurrency" | "now" | "random"> & {
+export type WebhookWorkerSettings = Pick<WebhookWorkerOptions, "retryScheduleMs" | "timeoutMs" | "concurrency" | "now" | "random" | "pollReportEveryMs"> & {
   /** How often the outbox is looked at for due deliveries, in milliseconds (also right after every sync). @default 1000 */
   pollMs?: number;
 };
@@ -155,6 +156,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       store,
       allowPrivateNetworks: options.allowPrivateNetworks,
       onAttempt: (attempt) => logDelivery(log, attempt),
+      onPollHealth: (report) => logPollHealth(log, report),
       onError: (error) => log.event("error", "webhook delivery failed", { error: messageOf(error) }),
     });
   }
@@ -252,6 +254,18 @@ function logDelivery(log: ServerLog, attempt: DeliveryAttempt): void {
     error: error ?? "unknown",
     ...(nextAttemptAt ? { retryAt: nextAttemptAt.toISOString() } : {}),
   });
+}
+
+// The worker polls every second: while the database is down, a line when it starts, one a minute, one when it ends.
+function logPollHealth(log: ServerLog, report: PollHealthReport): void {
+  if (report.state === "failing") {
+    log.event("error", "webhook delivery paused: cannot read the outbox", { error: messageOf(report.error) });
+  } else if (report.state === "still-failing") {
+    const { failedPolls, sinceMs } = report;
+    log.event("error", "webhook delivery still paused: cannot read the outbox", { error: messageOf(report.error), failedPolls, sinceMs });
+  } else {
+    log.event("info", "webhook delivery resumed", { failedPolls: report.failedPolls, pausedMs: report.sinceMs });
+  }
 }
 
 // Nobody reads a scheduled sync's response, so what it found (failures, double bookings) goes to the log.

@@ -3,6 +3,7 @@
 // keeps one running; `calsync webhook deliver` drains what is due once. It never calls the sync engine.
 import { randomUUID } from "node:crypto";
 import type { Store } from "../../store/types.js";
+import { trackPollOutage, type PollHealthReport } from "./poll-outage.js";
 import { DEFAULT_RETRY_SCHEDULE_MS, nextAttemptAt } from "./retry-schedule.js";
 import { sendWebhook } from "./send.js";
 
@@ -26,8 +27,21 @@ export interface WebhookDeliveryOptions {
   random?: () => number;
   /** Called after every attempt, e.g. for the server's log. */
   onAttempt?: (attempt: DeliveryAttempt) => void;
-  /** Called when the store fails while claiming or recording; the worker carries on. */
+  /** Called when the store fails while recording an attempt, or while claiming unless `onPollHealth` is given; the worker carries on. */
   onError?: (error: unknown) => void;
+}
+
+/** Options of `startWebhookWorker`. */
+export interface WebhookWorkerOptions extends WebhookDeliveryOptions {
+  /** How often the outbox is looked at for due deliveries, in milliseconds. @default 1000 */
+  pollMs?: number;
+  /**
+   * Called when polling the outbox starts failing (e.g. the database is down), at most every
+   * `pollReportEveryMs` while it keeps failing, and once it succeeds again; instead of `onError` for each failed poll.
+   */
+  onPollHealth?: (report: PollHealthReport) => void;
+  /** Least time between two reports of one run of failing polls, in milliseconds. @default 60000 */
+  pollReportEveryMs?: number;
 }
 
 /** One attempt as `onAttempt` reports it. */
@@ -70,8 +84,8 @@ const PRUNE_EVERY_MS = 3_600_000;
 const CLAIM_MARGIN_MS = 30_000;
 
 interface Pool {
-  /** Claims what is due up to the free slots and starts sending; resolves to how many it claimed. */
-  fill(): Promise<number>;
+  /** Claims what is due up to the free slots and starts sending; resolves to how many it claimed, null when no slot was free to ask for. */
+  fill(): Promise<number | null>;
   /** Resolves once no attempt is in flight. */
   idle(): Promise<void>;
   /** Resolves once any attempt in flight ends; false at once when none is. */
@@ -125,7 +139,7 @@ function createPool(options: WebhookDeliveryOptions, settled: () => void = () =>
     },
     async fill() {
       const free = concurrency - inFlight.size;
-      if (free <= 0 || stopping.signal.aborted) return 0;
+      if (free <= 0 || stopping.signal.aborted) return null;
       const now = clock();
       const claimed = await options.store.claimWebhookDeliveries({
         worker,
@@ -167,7 +181,7 @@ export async function deliverDueWebhooks(options: WebhookDeliveryOptions): Promi
   // takes a round trip on PostgreSQL: an attempt that ended meanwhile freed its endpoint after the claim looked.
   for (;;) {
     const ended = pool.ended;
-    if ((await pool.fill()) > 0 || (await pool.next()) || pool.ended !== ended) continue;
+    if (((await pool.fill()) ?? 0) > 0 || (await pool.next()) || pool.ended !== ended) continue;
     break;
   }
   await options.store.pruneWebhookEvents(new Date((options.now?.() ?? new Date()).getTime() - KEEP_MS));
@@ -175,9 +189,11 @@ export async function deliverDueWebhooks(options: WebhookDeliveryOptions): Promi
 }
 
 /** Starts a worker that looks for due deliveries every `pollMs` and whenever `wake()` is called. */
-export function startWebhookWorker(options: WebhookDeliveryOptions & { pollMs?: number }): WebhookWorker {
+export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const pool = createPool(options, () => wake());
   const clock = options.now ?? (() => new Date());
+  const outage = trackPollOutage(options.pollReportEveryMs ?? 60_000, () => clock().getTime());
+  const report = (health: PollHealthReport | undefined) => health && options.onPollHealth?.(health);
   let filling: Promise<void> | undefined;
   let again = false;
   let prunedAt = 0;
@@ -193,9 +209,11 @@ export function startWebhookWorker(options: WebhookDeliveryOptions & { pollMs?: 
           prunedAt = now;
           await options.store.pruneWebhookEvents(new Date(now - KEEP_MS));
         }
-        await pool.fill();
+        // A poll that asked nothing (every slot busy) says nothing of the database.
+        if ((await pool.fill()) !== null) report(outage.succeeded());
       } catch (error) {
-        options.onError?.(error);
+        if (options.onPollHealth) report(outage.failed(error));
+        else options.onError?.(error);
       }
     } while (again && !stopped);
   };
