@@ -3,25 +3,7 @@
 // Failed sign-ins live here rather than in memory so that every instance counts the same failures.
 import { newId } from "../../ids.js";
 import type { PgDatabase } from "./pool.js";
-import type { SessionQueries } from "../sqlite/sessions.js";
-import type { InviteRecord, SessionRecord } from "../types.js";
-
-interface InviteRow { id: string; owner_id: string; created_at: string; expires_at: string; used_at: string | null }
-interface SessionRow { id: string; owner_id: string; created_at: string; last_seen_at: string }
-
-const toInvite = (row: InviteRow): InviteRecord => ({
-  id: row.id,
-  ownerId: row.owner_id,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  usedAt: row.used_at,
-});
-const toSession = (row: SessionRow): SessionRecord => ({
-  id: row.id,
-  ownerId: row.owner_id,
-  createdAt: row.created_at,
-  lastSeenAt: row.last_seen_at,
-});
+import { toInvite, toSession, type InviteRow, type SessionQueries, type SessionRow } from "../sqlite/sessions.js";
 
 const OPEN_INVITE = `
   SELECT id, owner_id, created_at, expires_at, used_at FROM owner_invites WHERE hash = $1 AND used_at IS NULL AND expires_at > $2`;

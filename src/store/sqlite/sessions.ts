@@ -20,17 +20,21 @@ export type SessionQueries = Pick<
   | "pruneSignInFailures"
 >;
 
-interface InviteRow { id: string; owner_id: string; created_at: string; expires_at: string; used_at: string | null }
-interface SessionRow { id: string; owner_id: string; created_at: string; last_seen_at: string }
+/** An invite row as both stores read it. */
+export interface InviteRow { id: string; owner_id: string; created_at: string; expires_at: string; used_at: string | null }
+/** A session row as both stores read it. */
+export interface SessionRow { id: string; owner_id: string; created_at: string; last_seen_at: string }
 
-const toInvite = (row: InviteRow): InviteRecord => ({
+/** An invite row as a record (the PostgreSQL store reads the same columns). */
+export const toInvite = (row: InviteRow): InviteRecord => ({
   id: row.id,
   ownerId: row.owner_id,
   createdAt: row.created_at,
   expiresAt: row.expires_at,
   usedAt: row.used_at,
 });
-const toSession = (row: SessionRow): SessionRecord => ({
+/** A session row as a record (the PostgreSQL store reads the same columns). */
+export const toSession = (row: SessionRow): SessionRecord => ({
   id: row.id,
   ownerId: row.owner_id,
   createdAt: row.created_at,
