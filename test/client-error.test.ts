@@ -3,6 +3,7 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { RunningServer } from "../src/server/index.js";
+import { SECURITY_HEADERS } from "../src/server/dashboard/security.js";
 import { openApiDocument } from "../src/server/openapi/document.js";
 import { useServerFixtures } from "./helpers/server-fixtures.js";
 
@@ -45,6 +46,7 @@ describe("requests the HTTP parser refuses", () => {
     expect(answer.statusLine).toBe("HTTP/1.1 431 Request Header Fields Too Large");
     expect(answer.headers["content-type"]).toBe("application/json");
     expect(answer.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.headers).toMatchObject(SECURITY_HEADERS);
     expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(raw.split("\r\n\r\n")[1]!));
     expect(answer.body).toEqual({ ok: false, error: { code: "request_too_large", message: expect.any(String) } });
     expectDocumented("431", "request_too_large");
@@ -70,6 +72,7 @@ describe("requests the HTTP parser refuses", () => {
     expect(answer.statusLine).toBe("HTTP/1.1 400 Bad Request");
     expect(answer.headers["content-type"]).toBe("application/json");
     expect(answer.headers.connection).toBe("close");
+    expect(answer.headers).toMatchObject(SECURITY_HEADERS);
     expect(answer.body).toEqual({ ok: false, error: { code: "bad_request", message: expect.any(String) } });
     expect(raw).not.toContain("abc");
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import type { ApiErrorCode } from "../types.js";
+import { SECURITY_HEADERS } from "./dashboard/security.js";
 import { errorBody, REASONS } from "./errors.js";
 
 // The same statuses Node picks in its own default handler, with our codes.
@@ -33,6 +34,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     "content-type: application/json",
     `content-length: ${Buffer.byteLength(body)}`,
     `x-request-id: ${randomUUID()}`,
+    // The headers every other answer carries (README: "on every answer, API included").
+    ...Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`),
     "connection: close",
   ];
   socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
