@@ -4,16 +4,16 @@
 import { newId } from "../../ids.js";
 import type { PgDatabase } from "./pool.js";
 // Rows arrive in SQLite's shapes (pool.ts), so records are mapped as SQLite maps them.
-import { toDelivery, toEndpoint, type DeliveryRow, type EndpointRow } from "../sqlite/webhooks.js";
-import type { Store, WebhookDeliveryStatus } from "../types.js";
+import { finishedState, toClaimed, toDelivery, toEndpoint, type ClaimRow as ClaimedRow, type DeliveryRow, type EndpointRow } from "../sqlite/webhooks.js";
+import type { Store } from "../types.js";
 
 export type WebhookQueries = Pick<Store,
   | "createWebhookEndpoint" | "listWebhookEndpoints" | "getWebhookEndpoint" | "removeWebhookEndpoint" | "listWebhookDeliveries"
   | "claimWebhookDeliveries" | "finishWebhookDelivery" | "releaseWebhookDelivery" | "countPendingWebhookDeliveries" | "pruneWebhookEvents">;
 
-interface ClaimRow {
-  event_id: string; endpoint_id: string; url: string; secret: string; payload: string; attempts: number;
-  next_attempt_at: string; event_seq: number;
+interface ClaimRow extends ClaimedRow {
+  next_attempt_at: string;
+  event_seq: number;
 }
 
 const ENDPOINT_COLUMNS = "id, owner_id, url, events, secret, created_at";
@@ -97,18 +97,10 @@ export function webhookQueries(db: PgDatabase): WebhookQueries {
         return sql.query<ClaimRow>(CLAIM, [at, endpoints, worker, until.toISOString()]);
       });
       rows.sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at) || a.event_seq - b.event_seq);
-      return rows.map((row) => ({
-        eventId: row.event_id,
-        endpointId: row.endpoint_id,
-        url: row.url,
-        secret: row.secret,
-        payload: row.payload,
-        attempts: row.attempts,
-      }));
+      return rows.map(toClaimed);
     },
     async finishWebhookDelivery({ eventId, endpointId, worker, at, delivered, status, error, nextAttemptAt }) {
-      const state: WebhookDeliveryStatus = delivered ? "delivered" : nextAttemptAt ? "pending" : "failed";
-      const next = state === "pending" ? nextAttemptAt!.toISOString() : null;
+      const { state, next } = finishedState(delivered, nextAttemptAt);
       await db.run(FINISH, [state, at.toISOString(), next, delivered ? null : error, status, eventId, endpointId, worker]);
     },
     async releaseWebhookDelivery({ eventId, endpointId, worker, at, error }) {

@@ -3,7 +3,7 @@
 import type Database from "better-sqlite3";
 import type { WebhookEventType } from "../../types.js";
 import { newId } from "../../ids.js";
-import type { Store, WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint, WebhookSubscription } from "../types.js";
+import type { ClaimedWebhookDelivery, Store, WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint, WebhookSubscription } from "../types.js";
 
 export type WebhookQueries = Pick<Store,
   | "createWebhookEndpoint" | "listWebhookEndpoints" | "getWebhookEndpoint" | "removeWebhookEndpoint" | "listWebhookDeliveries"
@@ -14,7 +14,8 @@ export interface DeliveryRow {
   event_id: string; endpoint_id: string; owner_id: string; type: string; status: string; attempts: number; created_at: string;
   last_attempt_at: string | null; next_attempt_at: string | null; last_status: number | null; last_error: string | null;
 }
-interface ClaimRow { event_id: string; endpoint_id: string; url: string; secret: string; payload: string; attempts: number }
+/** A claimed delivery row, as both stores read it. */
+export interface ClaimRow { event_id: string; endpoint_id: string; url: string; secret: string; payload: string; attempts: number }
 
 /** Prepares the webhook statements of one database. */
 export function webhookQueries(db: Database.Database): WebhookQueries {
@@ -91,18 +92,10 @@ export function webhookQueries(db: Database.Database): WebhookQueries {
     async claimWebhookDeliveries({ worker, now, until, limit, busyEndpoints = [] }) {
       if (limit <= 0) return [];
       const rows = claimDue.immediate(worker, now.toISOString(), until.toISOString(), busyEndpoints, limit);
-      return rows.map((row) => ({
-        eventId: row.event_id,
-        endpointId: row.endpoint_id,
-        url: row.url,
-        secret: row.secret,
-        payload: row.payload,
-        attempts: row.attempts,
-      }));
+      return rows.map(toClaimed);
     },
     async finishWebhookDelivery({ eventId, endpointId, worker, at, delivered, status, error, nextAttemptAt }) {
-      const state: WebhookDeliveryStatus = delivered ? "delivered" : nextAttemptAt ? "pending" : "failed";
-      const next = state === "pending" ? nextAttemptAt!.toISOString() : null;
+      const { state, next } = finishedState(delivered, nextAttemptAt);
       finish.run(state, at.toISOString(), next, delivered ? null : error, status, eventId, endpointId, worker);
     },
     async releaseWebhookDelivery({ eventId, endpointId, worker, at, error }) {
@@ -144,4 +137,22 @@ export function toDelivery(row: DeliveryRow): WebhookDelivery {
     lastStatus: row.last_status,
     lastError: row.last_error,
   };
+}
+
+/** A claimed delivery row as what the worker sends. */
+export function toClaimed(row: ClaimRow): ClaimedWebhookDelivery {
+  return {
+    eventId: row.event_id,
+    endpointId: row.endpoint_id,
+    url: row.url,
+    secret: row.secret,
+    payload: row.payload,
+    attempts: row.attempts,
+  };
+}
+
+/** A finished attempt's state, and when the next is due (only while pending). */
+export function finishedState(delivered: boolean, nextAttemptAt: Date | null | undefined): { state: WebhookDeliveryStatus; next: string | null } {
+  const state: WebhookDeliveryStatus = delivered ? "delivered" : nextAttemptAt ? "pending" : "failed";
+  return { state, next: state === "pending" ? nextAttemptAt!.toISOString() : null };
 }
