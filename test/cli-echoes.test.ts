@@ -2,15 +2,13 @@
 // feed to "Booking.com" (this test, fetching `?exclude=booking`), which then exports those nights as
 // "CLOSED - Not available"; `calsync sync --local` on the same database must take that for an echo of the
 // Airbnb stay, not for a double booking, while the same event seen before the fetch stays one.
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
 import { buildIcs, day, type IcsEvent } from "./helpers/ics.js";
+import { startServe } from "./helpers/processes.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tmp = tempDir();
 const children: ChildProcess[] = [];
 let feeds: FeedServer;
@@ -26,30 +24,15 @@ afterAll(async () => {
   tmp.remove();
 });
 
-/** Starts `calsync serve --db DB --port 0` and resolves with its URL and a stop() that waits for a clean exit. */
+/** Starts `calsync serve --db DB` and resolves with its URL and a stop() that waits for a clean exit. */
 async function serve(db: string) {
-  const child = spawn(process.execPath, [path.join(root, "bin/calsync.js"), "serve", "--db", db, "--port", "0"], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = "";
-    child.stdout!.on("data", (chunk) => {
-      stdout += chunk;
-      if (stdout.includes("\n")) resolve(stdout.trim());
-    });
-    void exited.then(() => reject(new Error(`serve exited before printing its URL:\n${stderr}`)));
-  });
+  const server = await startServe(["--db", db]);
+  children.push(server.child);
   return {
-    url,
+    url: server.url,
     async stop() {
-      child.kill("SIGTERM");
-      expect(await exited).toBe(0);
+      await server.stop();
+      expect(await server.exited).toBe(0);
     },
   };
 }

@@ -1,14 +1,12 @@
 // Issue 12 end to end through the built CLI (a child process) and `calsync serve`: a Vrbo-style stay
 // written in Los Angeles time is exported, compared and listed as the nights it really takes, on a
 // machine whose own zone is half a world away; changing the property's zone moves the nights.
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isBuilt, runBin, runCli, tempDir, type CliResult } from "./helpers/cli.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { startServe } from "./helpers/processes.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tmp = tempDir();
 const children: ChildProcess[] = [];
 let feeds: FeedServer;
@@ -195,25 +193,16 @@ describe("calsync serve", () => {
     const { db, propertyId } = await setup(null, [{ source: "vrbo", body: vcalendar(["X-WR-TIMEZONE:Europe/London"], LA_STAY) }]);
     expect((await cli(db, "sync", "--local")).code).toBe(0);
     const { url } = await json(db, "property", "feed", propertyId);
-    const child = spawn(process.execPath, [path.join(root, "bin/calsync.js"), "serve", "--db", db, "--port", "0"], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", TZ: "Pacific/Kiritimati" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    children.push(child);
-    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-    const base = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.stdout!.on("data", (chunk) => (out += chunk) && out.includes("\n") && resolve(out.trim()));
-      void exited.then(() => reject(new Error("serve exited before printing its URL")));
-    });
+    const server = await startServe(["--db", db], { TZ: "Pacific/Kiritimati" });
+    children.push(server.child);
+    const base = server.url;
     try {
       const res = await fetch(`${base}${new URL(url as string).pathname}`);
       expect(res.status).toBe(200);
       expect(exportedNights(await res.text())).toEqual([[`${Y}1210`, `${Y}1213`]]);
     } finally {
-      child.kill("SIGTERM");
-      expect(await exited).toBe(0);
+      await server.stop();
+      expect(await server.exited).toBe(0);
     }
   });
 });

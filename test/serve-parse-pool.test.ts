@@ -1,6 +1,6 @@
 // `calsync serve` parses feeds on worker threads: the same Sync response as parsing inline, /healthz
 // answering while a hostile series is read, and that series stopped at the deadline with parse_error.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +11,7 @@ import type { CalendarSource, SyncResponse } from "../src/types.js";
 import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
 import { buildIcs, day } from "./helpers/ics.js";
+import { startServe } from "./helpers/processes.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const fixture = (name: string) => readFileSync(path.join(root, "test/fixtures", name), "utf8");
@@ -30,24 +31,13 @@ afterAll(async () => {
 
 /** Starts `calsync serve --port 0 …` on `db`; resolves with its URL and a `stop()` that expects exit 0. */
 async function serve(db: string, args: string[] = []) {
-  const child = spawn(process.execPath, [path.join(root, "bin/calsync.js"), "serve", "--db", db, "--port", "0", ...args], {
-    env: { PATH: process.env.PATH ?? "", CALSYNC_ALLOW_PRIVATE_NETWORKS: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = "";
-    child.stdout!.on("data", (chunk) => (stdout += chunk) && stdout.includes("\n") && resolve(stdout.trim()));
-    void exited.then(() => reject(new Error(`serve exited before printing its URL:\n${stderr}`)));
-  });
+  const server = await startServe(["--db", db, ...args]);
+  children.push(server.child);
   return {
-    url,
+    url: server.url,
     async stop() {
-      child.kill("SIGTERM");
-      expect(await exited, stderr).toBe(0);
+      await server.stop();
+      expect(await server.exited, server.stderr()).toBe(0);
     },
   };
 }
