@@ -1,0 +1,118 @@
+// The wire types of API v1's resources (CONTRACT §14) and the public availability feed (§15).
+// Server, SDK, CLI and dashboard use these, so the shapes are written once.
+import type { CalendarSource } from "./types.js";
+
+/** A calendar's source, or `direct` for the stays entered in calsync itself (never fetched). */
+export type ReservationSource = CalendarSource | "direct";
+
+/** One calendar of a property, as `GET /api/v1/properties/{id}` lists it (`url` masked). */
+export interface PropertyCalendar {
+  id: string;
+  source: ReservationSource;
+  url: string;
+  /** The last sync's outcome; `null` before the first. */
+  status: "success" | "failed" | null;
+  lastSyncedAt: string | null;
+  consecutiveFailures: number;
+  failingSince: string | null;
+}
+
+/** A property of the token's owner. */
+export interface Property {
+  id: string;
+  name: string;
+  /** IANA zone the nights are read in; `null` when unset. */
+  timeZone: string | null;
+  /** The outbound feed's URL (its token is a capability: treat it as a secret). */
+  feedUrl: string;
+  calendars: PropertyCalendar[];
+}
+
+/** A reservation as the API shows it; `arrival`/`departure` are `YYYY-MM-DD` (departure exclusive). */
+export interface Reservation {
+  id: string;
+  propertyId: string;
+  calendarId: string;
+  source: ReservationSource;
+  kind: "booking" | "block";
+  status: "active" | "cancelled";
+  arrival: string;
+  departure: string;
+  summary: string;
+  /** The owner's note on a direct stay; `null` on channel reservations and when none was given. */
+  note: string | null;
+  /** The reservation this one is a channel's echo of, else `null`. */
+  echoOf: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One page of a list; `nextCursor` is opaque and `null` on the last page. */
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+/** One night of an availability answer. */
+export interface AvailabilityNight {
+  date: string;
+  available: boolean;
+  /** The active reservations holding the night (empty when available). */
+  reservationIds: string[];
+}
+
+/** `GET /api/v1/properties/{id}/availability`: nights in [from, to). */
+export interface Availability {
+  propertyId: string;
+  timeZone: string | null;
+  from: string;
+  to: string;
+  nights: AvailabilityNight[];
+}
+
+/** `GET /availability/{feedToken}.json` (§15): dates and `available` only, nothing private. */
+export interface PublicAvailability {
+  from: string;
+  to: string;
+  nights: { date: string; available: boolean }[];
+}
+
+/** Body of `POST /api/v1/properties/{id}/reservations`. */
+export interface DirectStayCreate {
+  kind: "booking" | "block";
+  arrival: string;
+  departure: string;
+  summary?: string;
+  note?: string;
+  /** Sync the property's channel calendars before checking. @default true */
+  refresh?: boolean;
+}
+
+/** Body of `PATCH /api/v1/reservations/{id}`: any of these. */
+export interface DirectStayUpdate {
+  arrival?: string;
+  departure?: string;
+  summary?: string;
+  note?: string;
+}
+
+/** A stay that takes a night asked for (`409 nights_unavailable`). */
+export interface NightsConflict {
+  reservationId: string;
+  source: ReservationSource;
+  arrival: string;
+  departure: string;
+}
+
+/** A channel calendar that could not be refreshed before a check; it was checked as last stored. */
+export interface RefreshWarning {
+  code: "calendar_not_refreshed";
+  calendarId: string;
+  message: string;
+}
+
+/** Token scopes: `sync` the sync route, `read` the GET routes, `write` POST, PATCH and DELETE. */
+export type TokenScope = "sync" | "read" | "write";
+
+/** Every scope, in documentation order (a token made before scopes existed has all of them). */
+export const TOKEN_SCOPES: readonly TokenScope[] = ["sync", "read", "write"];
