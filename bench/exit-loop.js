@@ -13,8 +13,8 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const BIN = fileURLToPath(new URL("../bin/calsync.js", import.meta.url));
 const FEED = readFileSync(new URL("../test/fixtures/airbnb.ics", import.meta.url));
 
-/** Runs each command `runs` times on each line; answers the exit codes seen and a check per line. */
-export async function runExitLoop({ runs = 50 } = {}) {
+/** Runs each command `runs` times on each line (`lines`, default all); answers the exit codes seen and a check per line. */
+export async function runExitLoop({ runs = 50, lines: wanted } = {}) {
   const server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/calendar" }).end(FEED));
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { store, dispose } = await tempStore();
@@ -29,7 +29,7 @@ export async function runExitLoop({ runs = 50 } = {}) {
       "sync --local": ["sync", "--local", "--allow-private-networks", ...db],
     };
     const lines = [];
-    for (const { line, node } of nodeLines()) {
+    for (const { line, node } of nodeLines(wanted)) {
       const exits = Object.fromEntries(Object.keys(commands).map((name) => [name, {}]));
       let firstFailure;
       for (let i = 0; i < runs; i++) {
