@@ -1,5 +1,4 @@
 // openSqliteStore(): one SQLite file, tuned and migrated, behind the Store interface.
-import type BetterSqlite3 from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Database, nativeBinding } from "./driver.js";
@@ -42,7 +41,7 @@ export function openSqliteStore(path: string): Store {
 }
 
 /** The query groups of one database, each a module of its own (see lazy-queries.ts). */
-function loaders(db: BetterSqlite3.Database, lock: ConnectionLock): Record<Group, GroupLoader<Store>> {
+function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<Store>> {
   return {
     owners: async () => (await import("./owners.js")).ownerQueries(db),
     tokens: async () => (await import("./tokens.js")).tokenQueries(db),
