@@ -11,6 +11,7 @@ const tasks = {
   cpu: async () => (await import("./cpu.js")).runCpu(config),
   rss: async () => (await import("./rss.js")).runRss(config),
   startup: async () => (await import("./startup.js")).runStartup(config),
+  exits: async () => (await import("./exit-loop.js")).runExitLoop(config),
   stall: async () => (await import("./stall.js")).runStall(config),
   fetch: async () => (await import("./fetch-overhead.js")).runFetchOverhead(config),
 };

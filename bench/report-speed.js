@@ -1,11 +1,14 @@
 // The speed rows of issue 17 (start-up, CPU per calendar, RSS growth, /healthz while parsing, fetch
 // overhead): their targets, where each value comes from in the results, and their lines of the table.
 import { round } from "./common.js";
+import { NODE_LINES } from "./node-lines.js";
 
 /** Targets added by the speed work; report.js appends them to its own. */
 export const SPEED_TARGETS = [
-  { id: "startupHelp", label: "calsync --help ≤ 1.6 × node -e \"import('commander')\"", bound: 1.6, unit: "×" },
-  { id: "startupOwnerList", label: "calsync owner list ≤ 2 × the same baseline", bound: 2, unit: "×" },
+  ...NODE_LINES.flatMap((line) => [
+    { id: `startupHelp${line}`, label: `Node ${line}: calsync --help ≤ 1.6 × node -e "import('commander')"`, bound: 1.6, unit: "×" },
+    { id: `startupOwnerList${line}`, label: `Node ${line}: calsync owner list ≤ 2 × the same baseline`, bound: 2, unit: "×" },
+  ]),
   { id: "firstSyncCpu", label: "first-sync CPU per 20-event calendar ≤ 1.3 ms", bound: 1.3, unit: "ms" },
   { id: "unchangedCpu", label: "unchanged re-sync CPU per calendar ≤ 0.3 ms", bound: 0.3, unit: "ms" },
   { id: "rssGrowth", label: "peak RSS growth N = 1000 → 5000 (first sync) < 15 %", bound: 15, unit: "%", strict: true },
@@ -19,8 +22,12 @@ export function speedValues({ headline, rss, startup, stall, fetchOverhead }) {
   const peak = (n) => rss?.find((run) => run.n === n)?.memory.peakRssMiB;
   const [small, large] = [peak(1000), peak(5000)];
   return {
-    startupHelp: startup?.help.ratio ?? null,
-    startupOwnerList: startup?.ownerList.ratio ?? null,
+    ...Object.fromEntries(
+      NODE_LINES.flatMap((line) => {
+        const measured = startup?.lines.find((entry) => entry.line === line);
+        return [[`startupHelp${line}`, measured?.help.ratio ?? null], [`startupOwnerList${line}`, measured?.ownerList.ratio ?? null]];
+      }),
+    ),
     firstSyncCpu: headline?.first.cpuMsPerCalendar ?? null,
     unchangedCpu: headline?.unchanged.cpuMsPerCalendar ?? null,
     rssGrowth: small && large ? round(((large - small) / small) * 100, 1) : null,
@@ -31,21 +38,26 @@ export function speedValues({ headline, rss, startup, stall, fetchOverhead }) {
 }
 
 /** The speed sections of the stdout table, as lines. */
-export function formatSpeed({ rss, startup, stall, fetchOverhead }, { grid, fixed, ms }) {
+export function formatSpeed({ rss, startup, exits, stall, fetchOverhead }, { grid, fixed, ms }) {
   const out = [];
   if (startup) {
-    out.push(`CLI start-up (median of ${startup.runs} fresh processes each, interleaved)`);
+    out.push(`CLI start-up per Node line (median of ${startup.runs} fresh processes each, interleaved)`);
     out.push(
       ...grid(
-        ["command", "wall", "× baseline"],
-        [
-          [`node -e "import('commander')"`, ms(startup.baselineMs, 0), "1.000"],
-          ["calsync --help", ms(startup.help.ms, 0), fixed(startup.help.ratio, 3)],
-          ["calsync owner list", ms(startup.ownerList.ms, 0), fixed(startup.ownerList.ratio, 3)],
-        ],
+        ["Node", "command", "wall", "× baseline"],
+        startup.lines.flatMap(({ line, baselineMs, help, ownerList }) => [
+          [line, `node -e "import('commander')"`, ms(baselineMs, 0), "1.000"],
+          ["", "calsync --help", ms(help.ms, 0), fixed(help.ratio, 3)],
+          ["", "calsync owner list", ms(ownerList.ms, 0), fixed(ownerList.ratio, 3)],
+        ]),
       ),
       "",
     );
+  }
+  if (exits) {
+    out.push(`Exit codes of ${exits.runs} runs of each command per Node line (code × runs; all 0 expected)`);
+    const codes = (seen) => Object.entries(seen).map(([code, count]) => `${code} × ${count}`).join(", ");
+    out.push(...grid(["Node", "conflicts", "export", "sync --local"], exits.lines.map(({ line, exits: e }) => [line, codes(e.conflicts), codes(e.export), codes(e["sync --local"])])), "");
   }
   if (rss) {
     out.push("Peak RSS of a first sync (each N in its own process)");

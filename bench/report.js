@@ -14,7 +14,7 @@ const TARGETS = [
 ];
 
 /** Builds the results document from the run's options and the children's answers. */
-export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, stall, fetchOverhead }) {
+export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead }) {
   const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
     const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
     const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
@@ -54,6 +54,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     ...(cpu?.checks ?? []).map((c) => ({ ...c, what: `cpu: ${c.what}` })),
     ...(rss ?? []).flatMap((run) => run.checks).map((c) => ({ ...c, what: `rss: ${c.what}` })),
     ...(startup?.checks ?? []).map((c) => ({ ...c, what: `startup: ${c.what}` })),
+    ...(exits?.checks ?? []).map((c) => ({ ...c, what: `exits: ${c.what}` })),
     ...(stall?.checks ?? []).map((c) => ({ ...c, what: `stall: ${c.what}` })),
   ];
   return {
@@ -68,6 +69,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     cpu,
     rss,
     startup,
+    exits,
     stall,
     fetchOverhead,
     targets,

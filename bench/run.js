@@ -82,8 +82,10 @@ try {
 } finally {
   await host.close();
 }
-progress("startup: calsync --help and owner list against node -e \"import('commander')\"");
-const startup = await runChild("startup", {}, 180_000, "startup");
+progress("startup: calsync --help and owner list against node -e \"import('commander')\" on Node 20, 22 and 24");
+const startup = await runChild("startup", {}, 600_000, "startup");
+progress("exits: 50 runs each of conflicts, export and sync --local on Node 20, 22 and 24, every one exiting 0");
+const exits = await runChild("exits", { runs: 50 }, 900_000, "exits");
 progress("stall: /healthz while the server reads a 20,000-event feed and a dense series");
 const stall = await runChild("stall", {}, 300_000, "stall");
 progress("fetch: fetchFeed against bare undici.request");
@@ -111,6 +113,7 @@ const results = buildResults({
   cpu,
   rss,
   startup,
+  exits,
   stall,
   fetchOverhead,
 });

@@ -1,5 +1,11 @@
 #!/usr/bin/env node
 // A thin launcher: the CLI lives in dist/ (built by `npm install` via prepare).
+import module from "node:module";
+
+// Node 22.1+ keeps V8's compiled code of every module on disk (in the OS temp directory, or where
+// NODE_COMPILE_CACHE says), so a later start skips most of the compiling; Node 20 has no such cache.
+module.enableCompileCache?.();
+
 import("../dist/cli/main.js").then(
   (cli) => cli.main(),
   (error) => {

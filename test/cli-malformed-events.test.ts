@@ -1,6 +1,6 @@
 // Issue 19 end to end: the built CLI (`calsync sync --local`) against a loopback feed whose event a@x
 // gets damaged the way real exports get damaged. A malformed event never changes what is stored.
-import Database from "better-sqlite3";
+import { Database } from "../src/store/sqlite/driver.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isBuilt, runBin, runCli, tempDir } from "./helpers/cli.js";
 import { DAMAGES, damageEvent } from "./helpers/damage.js";

@@ -5,6 +5,7 @@ import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DRIVER_PACKAGE } from "../src/store/sqlite/driver.js";
 import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -55,7 +56,7 @@ describe("what each command loads", () => {
     expect(code).toBe(0);
     expect(packages).toContain("commander");
     expect(heavyIn(packages)).toEqual([]);
-    expect(packages).not.toContain("better-sqlite3");
+    expect(packages.filter((name) => name.startsWith("better-sqlite3"))).toEqual([]);
   });
 
   it.each(["owner list", "property list", "calendar list", "token list", "webhook list", "reservations", "conflicts"])(
@@ -63,7 +64,7 @@ describe("what each command loads", () => {
     async (command) => {
       const { code, packages } = await packagesLoaded([...command.split(" "), "--db", db]);
       expect(code).toBe(0);
-      expect(packages).toContain("better-sqlite3");
+      expect(packages).toContain(DRIVER_PACKAGE); // the driver of this Node line (see store/sqlite/driver.ts)
       expect(heavyIn(packages)).toEqual([]);
     },
   );

@@ -2,7 +2,7 @@
 // 20,000-event feed is written in slices with turns of the event loop between them, so a server keeps
 // answering. While such a write is open, other calls on the store wait for it and nothing else sees half
 // of it; a failure rolls it back whole.
-import Database from "better-sqlite3";
+import { Database } from "../src/store/sqlite/driver.js";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 // What only the PostgreSQL store has: migrations under an advisory lock, a masked URL, an unreachable
 // server named by host and port, and a schema that twins SQLite's table for table, column for column.
-import Database from "better-sqlite3";
+import { Database } from "../src/store/sqlite/driver.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import { Database } from "../src/store/sqlite/driver.js";
 import { buildSync } from "esbuild";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -25,7 +25,7 @@ const write = (calendarId: string, parts: Partial<CalendarWrite>): CalendarWrite
 
 let dir: string;
 let stores: Store[];
-let raws: Database.Database[];
+let raws: Database[];
 const open = async (name = "calsync.db") => {
   const store = await openStore(join(dir, name));
   stores.push(store);
@@ -142,7 +142,7 @@ describe("opening a database", () => {
     // The store bundled to plain JS, since child processes of Node 20 cannot run TypeScript.
     buildSync({
       entryPoints: [resolve("src/store/index.ts")], bundle: true, platform: "node", format: "esm",
-      external: ["better-sqlite3"], outfile: join(dir, "store.mjs"), logLevel: "silent",
+      external: ["better-sqlite3", "better-sqlite3-node20"], outfile: join(dir, "store.mjs"), logLevel: "silent",
     });
     symlinkSync(resolve("node_modules"), join(dir, "node_modules"), "junction");
     writeFileSync(join(dir, "open.mjs"), `import { openStore } from "./store.mjs";

@@ -1,6 +1,6 @@
 // The two store implementations as test factories: the store suite and the API tests run once per kind
 // (describe.each), on a fresh database each time.
-import Database from "better-sqlite3";
+import { Database } from "../../src/store/sqlite/driver.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

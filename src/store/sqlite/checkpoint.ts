@@ -7,12 +7,9 @@
 // Only big writes: a worker checkpointing while the event loop keeps committing never catches up with the
 // last frame, so SQLite never starts the WAL afresh (it grew to 60 MB over a 1,000-calendar run, and every
 // read got slower); the connection's own checkpoint, right after its commit, always does.
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
-
-/** The driver's entry, resolved here so that the worker finds it wherever calsync is installed. */
-const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+import { driverEntry as driver } from "./driver.js";
 
 // A worker of a few lines, at a low priority (see engine/parse-worker.ts: the event loop should win the CPU).
 const WORKER = `

@@ -1,26 +1,13 @@
 // openSqliteStore(): one SQLite file, tuned and migrated, behind the Store interface.
-import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname } from "node:path";
+import { Database, nativeBinding } from "./driver.js";
 import { copyQueries, type CopyQueries } from "./copy.js";
 import { createConnectionLock, lockedMethods, type ConnectionLock } from "./connection-lock.js";
 import { lazyMethods, type GroupLoader } from "./lazy-queries.js";
 import { migrate } from "./migrations.js";
 import { rateLimitQueries, type RateLimitQueries } from "./rate-limits.js";
 import type { Store } from "../types.js";
-
-/**
- * The driver's compiled addon, named directly: its default lookup (the `bindings` package) tries several
- * paths and reads a stack trace to find them, 1–3 ms of every command's start. Undefined: let it look.
- */
-const nativeBinding = ((): string | undefined => {
-  try {
-    return createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node");
-  } catch {
-    return undefined;
-  }
-})();
 
 /** Opens the SQLite file at `path` (`":memory:"` works too), creating its directories and schema as needed. */
 export function openSqliteStore(path: string): Store {
@@ -54,7 +41,7 @@ export function openSqliteStore(path: string): Store {
 }
 
 /** The query groups of one database, each a module of its own (see lazy-queries.ts). */
-function loaders(db: Database.Database, lock: ConnectionLock): Record<Group, GroupLoader<Store>> {
+function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<Store>> {
   return {
     owners: async () => (await import("./owners.js")).ownerQueries(db),
     tokens: async () => (await import("./tokens.js")).tokenQueries(db),
