@@ -28,6 +28,20 @@ const MAX_RULE_DATES = 100;
  * (FeedEvent.zone) when it is an IANA name; an invented one is kept as the offset (see `zoneLabel`).
  */
 export function vtimezoneZone(observances: Observance[], name: string | null): WallZone | null {
+  // Feeds of one channel repeat the same VTIMEZONEs on every sync: expanding their rules is the dear part.
+  const key = `${name}\n${JSON.stringify(observances)}`;
+  let zone = known.get(key);
+  if (zone === undefined) {
+    zone = zoneOf(observances, name);
+    if (known.size >= 200) known.clear();
+    known.set(key, zone);
+  }
+  return zone;
+}
+
+const known = new Map<string, WallZone | null>();
+
+function zoneOf(observances: Observance[], name: string | null): WallZone | null {
   const usable = observances.filter((o) => Number.isFinite(o.start) && Number.isFinite(o.from) && Number.isFinite(o.to));
   if (usable.length === 0) return null;
   const rules = usable.map((o) => (o.rule ? ruleOf(o) : null));
