@@ -81,12 +81,36 @@ export function intlZone(name: string): WallZone | null {
     } catch {
       format = null;
     }
-    zone = format ? { offsetAt: (instant) => intlOffset(format, instant), name } : null;
+    zone = format ? { offsetAt: hourly(format), name } : null;
     // Zone names come from feeds: remember a bounded number of spellings.
     if (intlZones.size >= 1000) intlZones.clear();
     intlZones.set(name, zone);
   }
   return zone;
+}
+
+const HOUR_MS = 3_600_000;
+/** Hours remembered per zone spelling (three years of them). */
+const MAX_HOURS = 26_304;
+
+/**
+ * Intl's offset, remembered per UTC hour: formatToParts costs tens of microseconds, and a feed reads the
+ * same few hours again and again. An hour within which the offset changes (Lord Howe changes at :30) is
+ * never remembered, always read exactly.
+ */
+function hourly(format: Intl.DateTimeFormat): (instant: number) => number {
+  const hours = new Map<number, number | null>();
+  return (instant) => {
+    const hour = Math.floor(instant / HOUR_MS);
+    let offset = hours.get(hour);
+    if (offset === undefined) {
+      const first = intlOffset(format, hour * HOUR_MS);
+      offset = first === intlOffset(format, hour * HOUR_MS + HOUR_MS - 1000) ? first : null;
+      if (hours.size >= MAX_HOURS) hours.clear();
+      hours.set(hour, offset);
+    }
+    return offset ?? intlOffset(format, instant);
+  };
 }
 
 function intlOffset(format: Intl.DateTimeFormat, instant: number): number {

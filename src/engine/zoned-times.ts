@@ -48,6 +48,7 @@ export function zoneFeedTimes(body: string): ZonedBody {
   let inEvent = 0;
   let current: { zone: SeriesZone; rdates: string[]; dtend?: string } | null = null;
   let index = -1;
+  let read = 0;
   for (const line of lines) {
     if (line.name === "BEGIN") {
       depth++;
@@ -81,19 +82,29 @@ export function zoneFeedTimes(body: string): ZonedBody {
     const tzid = paramOf(line.params, "TZID");
     const own = tzid === undefined ? undefined : (zones.named(tzid) ?? zones.calendar);
     const values: string[] = [];
-    for (const raw of line.value.split(",")) {
+    const ownClock = own ?? zones.calendar;
+    const list = line.value.split(",");
+    // Each value may need a zone's offsets read: a 10 MiB list of dates must fail fast, not hold the parser.
+    if (line.name === "RDATE" || line.name === "EXDATE") read += list.length;
+    if (read > MAX_DATE_VALUES) throw new Error(`feed holds more than ${MAX_DATE_VALUES} dates`);
+    for (const raw of list) {
       const value = raw.trim();
+      // The common case: a wall time on the series' own clock stays as written (a gap time too: the
+      // rule's other dates keep it), so nothing needs reading but its form.
+      const utc = value.endsWith("Z");
+      if (line.name !== "DTEND" && (utc ? zone === UTC_CLOCK : ownClock === zone) && DATE_TIME.test(value) && wallOf(value) !== null) {
+        values.push(utc ? value : `${value}Z`);
+        continue;
+      }
       const wall = wallOf(value);
       if (wall === null) {
         // A DATE stays as written; anything unreadable is left out (DTSTART/DTEND were checked before).
         if (/^\d{8}$/.test(value)) values.push(value);
         continue;
       }
-      const utc = value.endsWith("Z");
-      const clock = utc ? UTC_CLOCK : (own ?? zones.calendar);
+      const clock = utc ? UTC_CLOCK : ownClock;
       const instant = utc ? wall : wallToInstant(wall, clock);
       if (line.name === "DTEND") current.dtend = new Date(instant).toISOString();
-      // A wall time on the series' own clock stays as written (a gap time too: the rule's other dates keep it).
       values.push(pseudo(clock === zone ? wall : instantToWall(instant, zone)));
     }
     if (line.name === "RDATE") {
@@ -111,6 +122,9 @@ export function zoneFeedTimes(body: string): ZonedBody {
   return { body: out + body.slice(at), zones: used };
 }
 
+/** Most RDATE and EXDATE values one feed may hold: twice the expansion limit's occurrences. */
+const MAX_DATE_VALUES = 100_000;
+const DATE_TIME = /^\d{8}T\d{6}Z?$/;
 const DATED = new Set(["DTSTART", "DTEND", "RECURRENCE-ID", "EXDATE", "RDATE"]);
 
 /** `20270424T210000` (with or without Z) as a wall time, fields read as UTC; null when not a date-time. */
