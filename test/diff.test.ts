@@ -82,8 +82,8 @@ describe("diffReservations across several syncs", () => {
     const ongoing = { uid: "ongoing", start: utcDay(-2), end: utcDay(2), summary: "Reserved" };
     // Checks out at 23:59 today: its departure is today, so it has ended even while the guest is still in.
     const leavesToday = { uid: "timed", start: `${utcDay(-3)}T15:00:00.000Z`, end: `${utcDay(0)}T23:59:00.000Z` };
-    // Arrives today and leaves today: it still takes tonight, so it has not ended.
-    const dayUse = { uid: "day-use", start: `${utcDay(0)}T00:00:00.000Z`, end: `${utcDay(0)}T00:30:00.000Z` };
+    // Midnight to the next midnight is the night of today (CONTRACT §4): it has not ended.
+    const dayUse = { uid: "day-use", start: `${utcDay(0)}T00:00:00.000Z`, end: `${utcDay(1)}T00:00:00.000Z` };
     const keep1 = { uid: "k1", start: utcDay(5), end: utcDay(6) };
     const keep2 = { uid: "k2", start: utcDay(7), end: utcDay(8) };
     const keep3 = { uid: "k3", start: utcDay(9), end: utcDay(10) };

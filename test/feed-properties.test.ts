@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { diffReservations } from "../src/engine/diff.js";
 import type { FeedEvent, StoredReservation } from "../src/engine/model.js";
+import { takesNoNight } from "../src/engine/nights.js";
 import { parseFeed } from "../src/engine/parse-feed.js";
 import { applyDiff } from "./helpers/apply-diff.js";
 import { buildIcs, day, type IcsEvent } from "./helpers/ics.js";
@@ -42,7 +43,12 @@ function expectedFound(events: IcsEvent[]): number {
     last.delete(key);
     last.set(key, event);
   }
-  return [...last.values()].filter((event) => event.status !== "CANCELLED").length;
+  return [...last.values()].filter((event) => event.status !== "CANCELLED" && takesNight(event)).length;
+}
+
+/** A timed event (UTC here) within one date takes no night and is no reservation (CONTRACT §4). */
+function takesNight(event: IcsEvent): boolean {
+  return event.start.length === 10 || event.start.slice(0, 10) < (event.end ?? event.start).slice(0, 10);
 }
 
 /** Syncs `events` into `stored` (force, so the guard never stops a generated feed) and returns the new rows. */
@@ -83,7 +89,7 @@ describe("feed invariants (fast-check)", () => {
       fc.property(feedArb, feedArb, sourceArb, (before, after, source) => {
         const incoming = parse(after, source);
         const stored = sync(sync([], parse(before, source)), incoming);
-        const active = new Set(incoming.filter((e) => !e.cancelled).map((e) => e.uid));
+        const active = new Set(incoming.filter((e) => !e.cancelled && !takesNoNight(e)).map((e) => e.uid));
         const rows = stored.filter((row) => active.has(row.uid));
         expect(rows.every((row) => row.status === "active")).toBe(true);
         expect(new Set(rows.map((row) => row.uid)).size).toBe(rows.length);

@@ -91,7 +91,12 @@ describe("malformed events (fast-check)", () => {
         const after = sync(before, text, source, force);
 
         for (const event of next) {
-          const was = before.find((row) => row.uid === event.uid)!;
+          const was = before.find((row) => row.uid === event.uid);
+          if (!was) {
+            // Only a timed event within one (UTC) date is never stored: it takes no night (CONTRACT §4).
+            expect(event.start.slice(0, 10)).toBe(event.end!.slice(0, 10));
+            continue;
+          }
           const now = after.find((row) => row.uid === event.uid)!;
           expect([now.status, now.start, now.end]).toEqual([was.status, was.start, was.end]);
         }

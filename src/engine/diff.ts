@@ -1,6 +1,6 @@
 // diffReservations(): pure CONTRACT §4 — what one feed changes in one calendar, and the counts to report.
 import { isAllDay, type DatedEvent, type FeedEvent, type StoredReservation } from "./model.js";
-import { datedEvent, todayAt } from "./nights.js";
+import { datedEvent, takesNoNight, todayAt } from "./nights.js";
 import { pairReissued } from "./reissued.js";
 import { runAtOnce, runInSlices } from "./slices.js";
 import { unreadableIdentities } from "./unreadable-events.js";
@@ -71,11 +71,15 @@ function* diffSteps(stored: StoredReservation[], incoming: FeedEvent[], options:
   const today = todayAt(options.now, options.timeZone);
   const ended = (r: StoredReservation) => r.departure <= today;
 
-  // Duplicate identities in one feed count once: the last one wins.
+  // Duplicate identities in one feed count once: the last one wins. A timed event within one local day
+  // takes no night (CONTRACT §4): no reservation, not counted, and a stored one is cancelled below.
   const events = new Map<string, DatedEvent>();
+  const noNight = new Set<string>();
   for (const event of incoming) {
     events.delete(event.uid);
-    events.set(event.uid, datedEvent(event, options.timeZone));
+    noNight.delete(event.uid);
+    if (takesNoNight(event, options.timeZone)) noNight.add(event.uid);
+    else events.set(event.uid, datedEvent(event, options.timeZone));
     if (++work % STEP === 0) yield;
   }
   const known = new Map<string, StoredReservation>();
@@ -110,6 +114,21 @@ function* diffSteps(stored: StoredReservation[], incoming: FeedEvent[], options:
     } else if (row.eventZone !== (event.zone ?? null)) {
       // The zone the nights are recomputed from when the property's changes: kept current, not a visible change.
       updates.push({ id: row.id, event });
+    }
+  }
+
+  // A stored stay whose event now takes no night (a fix of this rule, a moved time, a new property zone) is
+  // cancelled unless it ended. The feed still holds the event, so this is no sign of a broken feed: the
+  // mass-cancellation guard leaves these rows out, as it does echoes.
+  const quiet = new Set<string>();
+  if (noNight.size > 0) {
+    for (const row of stored) {
+      if (seen.has(row.id) || !noNight.has(row.uid)) continue;
+      seen.add(row.id);
+      if (row.status === "active" && !ended(row)) {
+        cancels.push(row.id);
+        quiet.add(row.id);
+      }
     }
   }
 
@@ -171,9 +190,9 @@ function* diffSteps(stored: StoredReservation[], incoming: FeedEvent[], options:
   // Echoes are left out: cancelling one opens no night (never served, never a conflict), and a channel that
   // stops importing calsync's feed (a rotated URL) drops them all at once, which must not stop its sales.
   let upcoming = 0;
-  for (const row of stored) if (row.status === "active" && !ended(row) && !row.echoOf) upcoming++;
+  for (const row of stored) if (row.status === "active" && !ended(row) && !row.echoOf && !quiet.has(row.id)) upcoming++;
   let cancelling = 0;
-  for (const id of cancels) if (!byId!.get(id)!.echoOf) cancelling++;
+  for (const id of cancels) if (!byId!.get(id)!.echoOf && !quiet.has(id)) cancelling++;
   const tripped = (upcoming >= 2 && cancelling === upcoming) || (upcoming >= 5 && cancelling >= 0.8 * upcoming);
   return { counts, inserts, updates, cancels, suspicious: tripped && !options.force ? { upcoming, cancelling } : null, changes };
 }

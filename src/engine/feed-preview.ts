@@ -5,7 +5,7 @@ import { detectSource } from "./channels.js";
 import { fetchFeed } from "./fetch-feed.js";
 import { explainHtmlAnswer } from "./html-answer.js";
 import type { FeedEvent } from "./model.js";
-import { addDays, stayNights } from "./nights.js";
+import { addDays, stayNights, takesNoNight } from "./nights.js";
 import { parseFeed } from "./parse-feed.js";
 import { unreadableWarnings } from "./unreadable-events.js";
 
@@ -62,7 +62,7 @@ export async function previewFeed(url: string, options: PreviewFeedOptions = {})
 }
 
 function summarise(events: readonly FeedEvent[]): Omit<FeedPreview, "source" | "warnings"> {
-  const active = events.filter((event) => !event.cancelled);
+  const active = events.filter((event) => !event.cancelled && !takesNoNight(event));
   let firstNight: string | null = null;
   let checkOut: string | null = null;
   for (const event of active) {

@@ -28,6 +28,19 @@ export function stayNights(start: string, end: string, zones: NightZones = {}): 
   return { arrival, departure: last > arrival ? last : addDays(arrival, 1) };
 }
 
+/**
+ * Whether a timed event takes no night (CONTRACT §4): its start and end fall on the same local date where
+ * its nights are read (the property's zone, else its own). A cleaning 11:00–13:00, a check-out marker, an
+ * instant: no reservation at all. 00:00 on the 24th to 00:00 on the 25th is the night of the 24th. An
+ * all-day event always takes at least one night. `stayNights` still gives such a stay one night: a row
+ * stored before this rule keeps its dates until a sync cancels it.
+ */
+export function takesNoNight(event: Pick<FeedEvent, "start" | "end" | "zone">, propertyZone?: string | null): boolean {
+  if (isAllDay(event.start)) return false;
+  const zones = { property: propertyZone, event: event.zone };
+  return localDate(event.end, zones) <= localDate(event.start, zones);
+}
+
 /** `event` with its nights at a property in `propertyZone` (null: the event's own zone, else UTC). */
 export function datedEvent(event: FeedEvent, propertyZone?: string | null): DatedEvent {
   const { arrival, departure } = stayNights(event.start, event.end, { property: propertyZone, event: event.zone });

@@ -3,14 +3,13 @@ import { createHash } from "node:crypto";
 import ical, { type VEvent } from "node-ical";
 import type { CalendarSource, SyncError } from "../types.js";
 import { describeEvent, emptyBodyIsEmptyCalendar } from "./channels.js";
-import { eventZone } from "./event-zone.js";
 import { looksLikeHtml } from "./html-answer.js";
 import { addLocalDays, formatDate } from "./local-date.js";
 import { NO_UID_PREFIX, type FeedEvent } from "./model.js";
 import { expandOccurrences, expansionCost, type Occurrence } from "./recurrence.js";
 import { keptUid } from "./uid.js";
 import { distinctUnreadable, setAsideUnreadable, unreadableIdentities, type UnreadableEvent } from "./unreadable-events.js";
-import { stableInstant } from "./wall-time.js";
+import { zoneFeedTimes } from "./zoned-times.js";
 
 export { formatDate } from "./local-date.js";
 
@@ -72,8 +71,11 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
   // override) is left out too: which copy is right cannot be known.
   const setAside = unreadableIdentities(unreadable.filter((event) => event.uid !== "").map((event) => event.uid));
   let parsed: ReturnType<typeof ical.sync.parseICS>;
+  let zones: ReturnType<typeof zoneFeedTimes>["zones"];
   try {
-    parsed = quietly(() => ical.sync.parseICS(readable));
+    const zoned = zoneFeedTimes(readable);
+    zones = zoned.zones;
+    parsed = quietly(() => ical.sync.parseICS(zoned.body));
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 200) : "unknown error";
     return { ok: false, error: { code: "parse_error", message: `feed could not be parsed: ${reason}` } };
@@ -82,8 +84,8 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
   try {
     // Duplicate identities count once: the last one wins (a Map, so "__proto__" is just a key).
     const events = new Map<string, FeedEvent>();
-    const { zone, components } = componentsOf(parsed);
-    const window = { ...options, calendarZone: zone };
+    const components = componentsOf(parsed);
+    const window = { ...options, zones };
     const cost = components.reduce((total, component) => total + expansionCost(component, window), 0);
     if (cost > MAX_RECURRING_OCCURRENCES) {
       const message = `feed expands to more than ${MAX_RECURRING_OCCURRENCES} recurring occurrences`;
@@ -97,7 +99,7 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
         for (const occurrence of expandOccurrences(component, window)) {
           // "Free" time (TRANSP:TRANSPARENT: a reminder, a plumber's call) takes no night: no reservation.
           if (isTransparent(occurrence.event)) continue;
-          const event = toFeedEvent(occurrence, options.source, zone);
+          const event = toFeedEvent(occurrence, options.source);
           if (!event) {
             // What the raw-text check let through and node-ical still could not read.
             const uid = typeof occurrence.event.uid === "string" ? keptUid(occurrence.event.uid.trim()) : "";
@@ -148,19 +150,16 @@ function quietly<T>(work: () => T): T {
   }
 }
 
-/** The VEVENTs, and the calendar's X-WR-TIMEZONE, where floating times and unknown TZIDs are read. */
-function componentsOf(parsed: Record<string, unknown>): { zone: string | undefined; components: VEvent[] } {
-  let zone: string | undefined;
+/** The VEVENTs (their zones were read from the text: zoned-times.ts). */
+function componentsOf(parsed: Record<string, unknown>): VEvent[] {
   const components: VEvent[] = [];
   for (const component of Object.values(parsed)) {
-    const type = (component as { type?: unknown } | undefined)?.type;
-    if (type === "VEVENT") components.push(component as VEvent);
-    else if (type === "VCALENDAR" && zone === undefined) zone = text((component as Record<string, unknown>)["WR-TIMEZONE"]).trim() || undefined;
+    if ((component as { type?: unknown } | undefined)?.type === "VEVENT") components.push(component as VEvent);
   }
-  return { zone, components };
+  return components;
 }
 
-function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: string | undefined): FeedEvent | null {
+function toFeedEvent(occurrence: Occurrence, source: CalendarSource): FeedEvent | null {
   const { event, start, end, allDay } = occurrence;
   if (!isValidDate(start) || (end !== undefined && !isValidDate(end))) return null;
   let startText: string;
@@ -172,10 +171,8 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
     const written = isValidDate(end) ? formatDate(end) : "";
     endText = written > startText ? written : formatDate(addLocalDays(start, 1));
   } else {
-    const from = stableInstant(start, zone);
-    const to = isValidDate(end) ? stableInstant(end, zone) : undefined;
-    startText = from.toISOString();
-    endText = to && to.getTime() >= from.getTime() ? to.toISOString() : startText;
+    startText = start.toISOString();
+    endText = isValidDate(end) && end.getTime() >= start.getTime() ? end.toISOString() : startText;
   }
 
   const summary = text(event.summary).trim();
@@ -183,7 +180,7 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource, zone: strin
   const uid = typeof event.uid === "string" && event.uid.trim() ? keptUid(event.uid.trim()) : undefined;
   const base = uid ?? `${NO_UID_PREFIX}${createHash("sha256").update(`${startText}|${endText}|${summary}`).digest("hex").slice(0, 32)}`;
   const identity = occurrence.recurrenceKey === undefined ? base : `${base}#${occurrence.recurrenceKey}`;
-  const timedZone = allDay ? undefined : eventZone(start, zone);
+  const timedZone = allDay ? undefined : occurrence.zone;
   const { kind, details } = describeEvent(source, summary, description, text(event.url));
 
   // Field by field, not spread: see datedEvent.

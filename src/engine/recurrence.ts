@@ -1,18 +1,24 @@
-// Recurring events (RRULE, EXDATE, RECURRENCE-ID) → one occurrence per date, each its own identity.
+// Recurring events (RRULE, RDATE, EXDATE, RECURRENCE-ID) → one occurrence per date, each its own identity.
+// node-ical sees every date-time as a wall time written as UTC (zoned-times.ts); each occurrence's wall
+// time is turned back into an instant here, in its series' zone.
 import ical, { type VEvent } from "node-ical";
 import { formatDate } from "./local-date.js";
 import { recurrenceCost, type RuleOptions } from "./recurrence-cost.js";
-import { stableInstant } from "./wall-time.js";
+import { wallToInstant } from "./wall-zones.js";
+import { DTEND_KEY, RDATE_KEY, seriesLabel, ZONE_KEY, type SeriesZone } from "./zoned-times.js";
 
 /** One occurrence of a VEVENT (the event itself when it does not recur). */
 export interface Occurrence {
   /** The component whose properties apply: the series, or its RECURRENCE-ID override. */
   event: Omit<VEvent, "recurrences">;
+  /** All-day: local midnight of the date (node-ical's way); timed: the instant. */
   start: Date;
   end: Date | undefined;
   allDay: boolean;
   /** Original date of a recurring occurrence (`YYYY-MM-DD` or ISO instant); undefined for single events. */
   recurrenceKey?: string;
+  /** Timed events: the zone kept with the event (FeedEvent.zone); undefined for UTC. */
+  zone?: string;
 }
 
 /** Window of a recurrence expansion, around the sync's clock. */
@@ -20,33 +26,127 @@ export interface RecurrenceWindow {
   now: Date;
   /** Days ahead of `now`. @default 730 */
   horizonDays?: number;
-  /** The calendar's X-WR-TIMEZONE, where floating times are read. */
-  calendarZone?: string;
+  /** The clocks the feed's X-CALSYNC-ZONE keys name (zoned-times.ts). @default none: wall times are UTC */
+  zones?: Map<string, SeriesZone>;
 }
 
 /** Days before `now` still expanded, so that a stay in progress keeps its identity. */
 const PAST_DAYS = 365;
 const DAY_MS = 86_400_000;
 
+type Component = Omit<VEvent, "recurrences">;
+interface Instance {
+  event: Component;
+  start: Date;
+  end: Date | undefined;
+  /** The wall time (node-ical's date) of the occurrence this instance is or replaces. */
+  original: Date;
+}
+
 /**
- * Expands a VEVENT into its occurrences starting in [now − 365 days, now + horizonDays].
- * A single event is returned as is (never filtered by the window: the diff decides what is past).
+ * Expands a VEVENT into its occurrences starting in [now − 365 days, now + horizonDays]: DTSTART, RRULE
+ * and RDATE, less EXDATE, with RECURRENCE-ID overrides. A single event is returned as is (never filtered
+ * by the window: the diff decides what is past).
  */
 export function expandOccurrences(event: VEvent, window: RecurrenceWindow): Occurrence[] {
   const allDay = isAllDay(event);
-  const keyOf = (date: Date) => (allDay ? formatDate(date) : stableInstant(date, window.calendarZone).toISOString());
-  if (!event.rrule) {
+  const rdates = rdatesOf(event, allDay);
+  if (!event.rrule && rdates.length === 0) {
     // An override whose series is missing still names the occurrence it replaces.
-    const single: Occurrence = { event, start: event.start, end: event.end, allDay };
-    if (isDate(event.recurrenceid)) single.recurrenceKey = keyOf(event.recurrenceid);
+    const orphan = isDate(event.recurrenceid);
+    const original = orphan ? event.recurrenceid! : event.start;
+    const single = occurrenceOf({ event, start: event.start, end: event.end, original }, event, allDay, window);
+    if (!orphan) delete single.recurrenceKey;
     return [single];
   }
 
   const { from, to } = windowOf(window);
-  return ical.expandRecurringEvent(event, { from, to }).map((instance) => {
-    const original = instance.isOverride && isDate(instance.event.recurrenceid) ? instance.event.recurrenceid : instance.start;
-    return { event: instance.event, start: instance.start, end: instance.end, allDay, recurrenceKey: keyOf(original) };
-  });
+  const instances: Instance[] = [];
+  const seen = new Set<string>();
+  if (event.rrule) {
+    for (const instance of ical.expandRecurringEvent(event, { from, to })) {
+      const original = instance.isOverride && isDate(instance.event.recurrenceid) ? instance.event.recurrenceid : instance.start;
+      seen.add(wallKey(original, allDay));
+      instances.push({ event: instance.event, start: instance.start, end: instance.end, original });
+    }
+  }
+  // RDATE (and, without RRULE, DTSTART itself): node-ical reads neither into the set.
+  const dates = event.rrule ? rdates : [event.start, ...rdates];
+  for (const date of dates) {
+    const key = wallKey(date, allDay);
+    if (seen.has(key) || date < from || date > to) continue;
+    seen.add(key);
+    if (excluded(event, date, key, allDay)) continue;
+    const override = (event.recurrences as Record<string, VEvent> | undefined)?.[key];
+    if (override && !event.rrule) instances.push({ event: override, start: override.start, end: override.end, original: date });
+    // With RRULE, node-ical already gave the override of an RDATE occurrence.
+    else if (!override) instances.push({ event, start: date, end: endOf(date, event, allDay), original: date });
+  }
+  return instances.map((instance) => occurrenceOf(instance, event, allDay, window));
+}
+
+/** An instance with its wall times read back into instants in its series' zone. */
+function occurrenceOf(instance: Instance, series: Component, allDay: boolean, window: RecurrenceWindow): Occurrence {
+  if (allDay) return { event: instance.event, start: instance.start, end: instance.end, allDay, recurrenceKey: formatDate(instance.original) };
+  const clock = clockOf(instance.event, window) ?? clockOf(series, window);
+  const real = (wall: Date) => (clock && isDate(wall) ? new Date(wallToInstant(wall.getTime(), clock.zone)) : wall);
+  const start = real(instance.start);
+  // The DTEND's exact instant: an occurrence lasts exactly as long as its component (RFC 5545 §3.8.5.3).
+  const dtend = exactEnd(instance.event);
+  const own = real((instance.event as VEvent).start);
+  const end = dtend !== undefined && isDate(start) && isDate(own) ? new Date(start.getTime() + dtend - own.getTime()) : instance.end && real(instance.end);
+  const occurrence: Occurrence = { event: instance.event, start, end, allDay, recurrenceKey: real(instance.original).toISOString() };
+  const zone = clock && isDate(start) ? seriesLabel(clock, start.getTime()) : undefined;
+  if (zone) occurrence.zone = zone;
+  return occurrence;
+}
+
+function clockOf(component: Component, window: RecurrenceWindow): SeriesZone | undefined {
+  const key: unknown = (component as Record<string, unknown>)[ZONE_KEY];
+  return typeof key === "string" ? window.zones?.get(key) : undefined;
+}
+
+function exactEnd(component: Component): number | undefined {
+  const value: unknown = (component as Record<string, unknown>)[DTEND_KEY];
+  const ms = typeof value === "string" ? Date.parse(value) : NaN;
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The series' RDATEs as node-ical would give its dates: local midnight for a DATE, else the wall time as UTC. */
+function rdatesOf(event: Component, allDay: boolean): Date[] {
+  const value: unknown = (event as Record<string, unknown>)[RDATE_KEY];
+  if (typeof value !== "string" || !value) return [];
+  const dates: Date[] = [];
+  for (const text of value.split(",")) {
+    const match = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})Z)?$/.exec(text);
+    if (!match) continue;
+    const [y, mo, d, h, mi, s] = match.slice(1).map((part) => Number(part ?? 0)) as number[];
+    // A DATE in a timed series (or a date-time in an all-day one) names the day: read as the series' kind.
+    if (allDay) dates.push(new Date(y!, mo! - 1, d!));
+    else if (match[4] !== undefined) dates.push(new Date(Date.UTC(y!, mo! - 1, d!, h, mi, s)));
+  }
+  return dates;
+}
+
+function wallKey(date: Date, allDay: boolean): string {
+  return allDay ? formatDate(date) : date.toISOString();
+}
+
+function excluded(event: Component, date: Date, key: string, allDay: boolean): boolean {
+  const exdate = (event as VEvent).exdate as unknown as Record<string, Date & { dateOnly?: boolean }> | undefined;
+  if (!exdate) return false;
+  if (allDay) return Object.hasOwn(exdate, key);
+  return Object.hasOwn(exdate, key) || exdate[key.slice(0, 10)]?.dateOnly === true;
+}
+
+/** The end of an RDATE occurrence: as long as the series' first one. */
+function endOf(date: Date, event: Component, allDay: boolean): Date | undefined {
+  if (!isDate(event.end) || !isDate(event.start)) return undefined;
+  if (allDay) {
+    const days = Math.round((Date.UTC(event.end.getFullYear(), event.end.getMonth(), event.end.getDate()) - Date.UTC(event.start.getFullYear(), event.start.getMonth(), event.start.getDate())) / DAY_MS);
+    return new Date(date.getFullYear(), date.getMonth(), date.getDate() + days);
+  }
+  return new Date(date.getTime() + event.end.getTime() - event.start.getTime());
 }
 
 /** Each series costs this many dates' worth of work before its first date (measured: about 0.35 ms). */
@@ -56,15 +156,16 @@ const EXDATE_CHECKS_PER_DATE = 16;
 
 /**
  * The work expanding `event` takes, in dates visited (0 for a single event): what `expandOccurrences`
- * will cost. An upper bound on the dates; a fixed cost per series and, for all-day series, their EXDATEs.
+ * will cost. An upper bound on the dates; a fixed cost per series, its RDATEs and, for all-day series, their EXDATEs.
  */
 export function expansionCost(event: VEvent, window: RecurrenceWindow): number {
-  if (!event.rrule) return 0;
+  const rdates = rdatesOf(event, isAllDay(event)).length;
+  if (!event.rrule) return rdates === 0 ? 0 : SERIES_COST + rdates;
   const { from, to } = windowOf(window);
   const dates = recurrenceCost(event.rrule.options as RuleOptions, from, to);
   const allDay = isAllDay(event);
   const exdates = allDay && event.exdate ? new Set(Object.values(event.exdate)).size : 0;
-  return SERIES_COST + Math.ceil(dates * (1 + exdates / EXDATE_CHECKS_PER_DATE));
+  return SERIES_COST + rdates + Math.ceil(dates * (1 + exdates / EXDATE_CHECKS_PER_DATE));
 }
 
 function windowOf(window: RecurrenceWindow): { from: Date; to: Date } {
@@ -74,8 +175,8 @@ function windowOf(window: RecurrenceWindow): { from: Date; to: Date } {
   };
 }
 
-function isAllDay(event: VEvent): boolean {
-  return event.datetype === "date" || event.start?.dateOnly === true;
+function isAllDay(event: Component): boolean {
+  return event.datetype === "date" || (event as VEvent).start?.dateOnly === true;
 }
 
 function isDate(value: unknown): value is Date {

@@ -99,7 +99,7 @@ function hourOffset(format: Intl.DateTimeFormat, ms: number): number | null {
 }
 
 /** Minutes a numeric offset zone ("+02:00", "UTC-5", "GMT+0530") is ahead of UTC; null for anything else. */
-function offsetMinutes(zone: string): number | null {
+export function offsetMinutes(zone: string): number | null {
   let minutes = numericOffsets.get(zone);
   if (minutes === undefined) {
     minutes = readOffset(zone);

@@ -1,0 +1,111 @@
+// Reading iCalendar exactly (CONTRACT §4, issue 24), case by case; the differential test covers the
+// combinations. vitest.config.ts runs this file under three machine zones: none may change an instant.
+import { describe, expect, it } from "vitest";
+import type { FeedEvent } from "../src/engine/model.js";
+import { parseFeed } from "../src/engine/parse-feed.js";
+import { vtimezone } from "./helpers/vtimezones.js";
+
+const now = new Date("2027-01-15T12:00:00Z");
+const feed = (header: string[], ...events: string[][]) =>
+  ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calsync//tests//EN", ...header,
+   ...events.flatMap((lines) => ["BEGIN:VEVENT", "DTSTAMP:20270101T000000Z", "SUMMARY:Reserved", ...lines, "END:VEVENT"]), "END:VCALENDAR", ""].join("\r\n");
+
+function events(text: string): FeedEvent[] {
+  const result = parseFeed(text, { source: "other", now });
+  if (!result.ok) throw new Error(result.error.message);
+  return result.events;
+}
+const times = (text: string) => events(text).map((e) => [e.uid, e.start, e.end]);
+
+describe("a TZID a VTIMEZONE of the feed defines", () => {
+  it("is read with that definition whatever its name: a fixed -03:30", () => {
+    const text = feed(vtimezone("Fixed -0330", "Custom Fixed -0330"), ["UID:a", 'DTSTART;TZID="Custom Fixed -0330":20270424T210000', 'DTEND;TZID="Custom Fixed -0330":20270427T010000']);
+    expect(events(text)).toMatchObject([{ start: "2027-04-25T00:30:00.000Z", end: "2027-04-27T04:30:00.000Z", zone: "-03:30" }]);
+  });
+
+  it("follows the definition's daylight saving time, in winter and in summer", () => {
+    const text = feed(vtimezone("Europe/Berlin", "Customized Time Zone"),
+      ["UID:w", 'DTSTART;TZID="Customized Time Zone":20270210T150000', 'DTEND;TZID="Customized Time Zone":20270212T100000'],
+      ["UID:s", 'DTSTART;TZID="Customized Time Zone":20270710T150000', 'DTEND;TZID="Customized Time Zone":20270712T100000']);
+    expect(times(text)).toEqual([
+      ["w", "2027-02-10T14:00:00.000Z", "2027-02-12T09:00:00.000Z"],
+      ["s", "2027-07-10T13:00:00.000Z", "2027-07-12T08:00:00.000Z"],
+    ]);
+  });
+
+  it("wins over the IANA zone of the same name", () => {
+    // A feed that says its "America/New_York" is Berlin is read as Berlin: the definition is what counts.
+    const text = feed(vtimezone("Europe/Berlin", "America/New_York"), ["UID:a", "DTSTART;TZID=America/New_York:20270710T150000", "DTEND;TZID=America/New_York:20270712T100000"]);
+    expect(times(text)).toEqual([["a", "2027-07-10T13:00:00.000Z", "2027-07-12T08:00:00.000Z"]]);
+  });
+});
+
+describe("a TZID without VTIMEZONE", () => {
+  it("maps a Windows name to its IANA zone", () => {
+    const text = feed([], ["UID:a", 'DTSTART;TZID="W. Europe Standard Time":20270710T150000', 'DTEND;TZID="W. Europe Standard Time":20270712T100000']);
+    expect(events(text)).toMatchObject([{ start: "2027-07-10T13:00:00.000Z", zone: "Europe/Berlin" }]);
+  });
+
+  it("reads an unknown name, or Outlook's invented one, in X-WR-TIMEZONE and never in the machine's zone", () => {
+    for (const tzid of ["Mars/Olympus", "Customized Time Zone"]) {
+      const text = feed(["X-WR-TIMEZONE:Asia/Kolkata"], ["UID:a", `DTSTART;TZID="${tzid}":20270710T150000`, `DTEND;TZID="${tzid}":20270712T100000`]);
+      expect(events(text)).toMatchObject([{ start: "2027-07-10T09:30:00.000Z", zone: "Asia/Kolkata" }]);
+    }
+  });
+});
+
+describe("the hours the clocks change", () => {
+  it("read the repeated hour as its first occurrence", () => {
+    const text = feed([], ["UID:a", "DTSTART;TZID=Europe/Berlin:20271031T023000", "DTEND;TZID=Europe/Berlin:20271102T100000"]);
+    expect(times(text)).toEqual([["a", "2027-10-31T00:30:00.000Z", "2027-11-02T09:00:00.000Z"]]);
+  });
+
+  it("read a time in the gap with the offset before the gap, in an IANA zone and in a VTIMEZONE", () => {
+    const iana = feed([], ["UID:a", "DTSTART;TZID=Europe/Berlin:20270328T023000", "DTEND;TZID=Europe/Berlin:20270330T100000"]);
+    const defined = feed(vtimezone("Europe/Berlin", "Berlin (custom)"), ["UID:a", 'DTSTART;TZID="Berlin (custom)":20270328T023000', 'DTEND;TZID="Berlin (custom)":20270330T100000']);
+    expect(times(iana)).toEqual([["a", "2027-03-28T01:30:00.000Z", "2027-03-30T08:00:00.000Z"]]);
+    expect(times(defined)).toEqual(times(iana));
+  });
+
+  it("keep a weekly series starting in the gap at its written time on the other weeks", () => {
+    const text = feed([], ["UID:a", "DTSTART;TZID=Europe/Berlin:20270328T023000", "DTEND;TZID=Europe/Berlin:20270328T233000", "RRULE:FREQ=WEEKLY;COUNT=2"]);
+    expect(events(text).map((e) => e.start)).toEqual(["2027-03-28T01:30:00.000Z", "2027-04-04T00:30:00.000Z"]);
+  });
+
+  it("read a floating time on the machine's own change night as written (X-WR-TIMEZONE else UTC)", () => {
+    const text = feed([], ["UID:a", "DTSTART:20270314T023000", "DTEND:20270316T100000"], ["UID:b", "DTSTART:20270926T023000", "DTEND:20270928T100000"]);
+    expect(times(text)).toEqual([
+      ["a", "2027-03-14T02:30:00.000Z", "2027-03-16T10:00:00.000Z"],
+      ["b", "2027-09-26T02:30:00.000Z", "2027-09-28T10:00:00.000Z"],
+    ]);
+  });
+});
+
+describe("RDATE", () => {
+  it("joins a yearly series: all-day dates", () => {
+    const text = feed([], ["UID:y", "DTSTART;VALUE=DATE:20270101", "DTEND;VALUE=DATE:20270102", "RRULE:FREQ=YEARLY;COUNT=2", "RDATE;VALUE=DATE:20270615"]);
+    expect(events(text).map((e) => [e.uid, e.start, e.end])).toEqual([
+      ["y#2027-01-01", "2027-01-01", "2027-01-02"],
+      ["y#2028-01-01", "2028-01-01", "2028-01-02"],
+      ["y#2027-06-15", "2027-06-15", "2027-06-16"],
+    ]);
+  });
+
+  it("makes a series without RRULE: DTSTART and each date-time, less EXDATE, with RECURRENCE-ID overrides", () => {
+    const text = feed([],
+      ["UID:r", "DTSTART;TZID=Europe/Berlin:20270301T160000", "DTEND;TZID=Europe/Berlin:20270303T100000",
+       "RDATE;TZID=Europe/Berlin:20270401T160000,20270501T160000", "RDATE:20270601T140000Z", "EXDATE;TZID=Europe/Berlin:20270501T160000"],
+      ["UID:r", "RECURRENCE-ID;TZID=Europe/Berlin:20270401T160000", "DTSTART;TZID=Europe/Berlin:20270402T160000", "DTEND;TZID=Europe/Berlin:20270405T100000"]);
+    expect(times(text).sort()).toEqual([
+      ["r#2027-03-01T15:00:00.000Z", "2027-03-01T15:00:00.000Z", "2027-03-03T09:00:00.000Z"],
+      ["r#2027-04-01T14:00:00.000Z", "2027-04-02T14:00:00.000Z", "2027-04-05T08:00:00.000Z"],
+      ["r#2027-06-01T14:00:00.000Z", "2027-06-01T14:00:00.000Z", "2027-06-03T08:00:00.000Z"],
+    ]);
+  });
+
+  it("counts towards the expansion limit: a feed beyond it fails rather than hanging", () => {
+    const dates = Array.from({ length: 50_001 }, (_, i) => new Date(Date.UTC(2027, 0, 1) + i * 60_000).toISOString().replace(/[-:]/g, "").slice(0, 15) + "Z");
+    const result = parseFeed(feed([], ["UID:many", "DTSTART:20270101T000000Z", "DTEND:20270101T010000Z", `RDATE:${dates.join(",")}`]), { source: "other", now });
+    expect(result).toMatchObject({ ok: false, error: { code: "parse_error" } });
+  });
+});
