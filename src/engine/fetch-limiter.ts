@@ -39,6 +39,8 @@ interface Slots {
 interface Owner extends Slots {
   /** Waiting tasks by host, each queue in arrival order. */
   waiting: Map<string, Waiting[]>;
+  /** When this owner last started a task (a count of starts); -1 before its first. */
+  servedAt: number;
 }
 
 /** Creates a fair limiter; one instance is shared by every run of a process. */
@@ -51,9 +53,10 @@ export function createFetchLimiter(options: FetchLimiterOptions = {}): FetchLimi
   };
   const all: Slots = { active: 0, byHost: new Map() };
   const owners = new Map<string, Owner>();
-  // Owners with waiting tasks, in the order they are served: one that starts a task goes to the back.
+  // Owners with waiting tasks.
   const turn = new Set<string>();
   let seq = 0;
+  let starts = 0;
 
   const room = (slots: Slots, host: string, total: number, perHost: number) =>
     slots.active < total && (slots.byHost.get(host) ?? 0) < perHost;
@@ -69,28 +72,29 @@ export function createFetchLimiter(options: FetchLimiterOptions = {}): FetchLimi
     return best;
   };
 
+  // Each free slot goes to the waiting owner with the fewest fetches running (on a tie, the one served least
+  // recently): an owner with many queued feeds cannot take slot after slot while another owner waits.
   const drain = () => {
     while (all.active < limits.concurrency && turn.size > 0) {
-      let started = false;
+      let chosen: { key: string; owner: Owner; host: string; queue: Waiting[] } | undefined;
       for (const key of turn) {
         const owner = owners.get(key)!;
+        if (chosen && (owner.active > chosen.owner.active || (owner.active === chosen.owner.active && owner.servedAt >= chosen.owner.servedAt))) continue;
         const next = pick(owner);
-        if (!next) continue;
-        const waiting = next.queue.shift()!;
-        if (next.queue.length === 0) owner.waiting.delete(next.host);
-        turn.delete(key);
-        if (owner.waiting.size > 0) turn.add(key);
-        waiting.start();
-        started = true;
-        break;
+        if (next) chosen = { key, owner, ...next };
       }
-      if (!started) return;
+      if (!chosen) return;
+      const { key, owner, host, queue } = chosen;
+      const waiting = queue.shift()!;
+      if (queue.length === 0) owner.waiting.delete(host);
+      if (owner.waiting.size === 0) turn.delete(key);
+      waiting.start();
     }
   };
 
   const ownerOf = (key: string): Owner => {
     let owner = owners.get(key);
-    if (!owner) owners.set(key, (owner = { active: 0, byHost: new Map(), waiting: new Map() }));
+    if (!owner) owners.set(key, (owner = { active: 0, byHost: new Map(), waiting: new Map(), servedAt: -1 }));
     return owner;
   };
 
@@ -101,6 +105,7 @@ export function createFetchLimiter(options: FetchLimiterOptions = {}): FetchLimi
         const start = () => {
           take(all, host);
           take(owner, host);
+          owner.servedAt = starts++;
           const release = () => {
             give(all, host);
             give(owner, host);
