@@ -231,7 +231,8 @@ function messageOf(error: unknown): string {
 
 // Once per streak, the run that makes it FAILING_STREAK long: later failures of the same streak stay quiet.
 function logFailingCalendar(log: ServerLog, ownerId: string, trigger: string, progress: SyncProgress): void {
-  if (progress.consecutiveFailures !== FAILING_STREAK) return;
+  // A throttled calendar keeps its streak without a new failure: it was told of when the streak reached 3.
+  if (progress.consecutiveFailures !== FAILING_STREAK || progress.error?.code === "throttled") return;
   log.event("warn", "calendar failing", {
     ownerId,
     calendarId: progress.calendarId,
