@@ -5,6 +5,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFetchLimiter } from "../src/engine/fetch-limiter.js";
 import { syncOwner } from "../src/engine/sync.js";
+import { startServer } from "../src/server/index.js";
+import { generateToken } from "../src/server/tokens.js";
 import { openStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
@@ -105,6 +107,25 @@ describe("fetch limits across owners", () => {
     for (const n of meter.peaksOf("owner:")) expect(n).toBeLessThanOrEqual(3);
     for (const n of meter.peaksOf("owner-host:")) expect(n).toBeLessThanOrEqual(2);
     expect(meter.peak("all")).toBeGreaterThan(2);
+  });
+});
+
+describe("calsync serve's fetch limits", () => {
+  it("are the ones it was given", async () => {
+    const meter = inFlightMeter();
+    const { store, ids } = await ownersWith(["o9"], (owner) =>
+      Array.from({ length: 6 }, (_, i) => hostA.url(`/${owner}/serve-${i}.ics`, meter.handler("a", 100))),
+    );
+    const generated = generateToken();
+    await store.createToken({ ownerId: ids.o9!, name: "t", prefix: generated.prefix, hash: generated.hash, expiresAt: null });
+    const server = await startServer({ store, port: 0, allowPrivateNetworks: true, webhooks: false, parseThreads: 0, log: () => {}, fetchLimits: { ownerPerHost: 1 } });
+    try {
+      const res = await fetch(`${server.url}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": generated.token } });
+      expect(res.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    expect(meter.peak("owner-host:o9@a")).toBe(1);
   });
 });
 
