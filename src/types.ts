@@ -35,7 +35,9 @@ export type SyncErrorCode =
   | "not_icalendar"
   | "parse_error"
   | "suspicious_feed"
-  | "blocked_address";
+  | "blocked_address"
+  | "throttled"
+  | "write_failed";
 
 /** Error detail of a failed calendar; `message` never holds a feed URL's secret parts. */
 export interface SyncError {
@@ -43,6 +45,11 @@ export interface SyncError {
   message: string;
   /** Present for `http_error`: the status the feed answered. */
   httpStatus?: number;
+  /**
+   * Seconds the feed's host asked calsync to wait (`Retry-After` on a 429 or 503, at most 3600), on that
+   * `http_error`; on `throttled`, the seconds left of that wait. Additive to v1.
+   */
+  retryAfter?: number;
 }
 
 /** Why a calendar that synchronised still wants the owner's attention. */

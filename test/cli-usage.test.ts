@@ -103,6 +103,20 @@ describe("calsync usage errors", () => {
     expectUsageError(result, /2 owners in this database: choose one with --owner/, "calsync property add");
   });
 
+  it("refuses fetch limits that are not positive whole numbers, before opening anything", async () => {
+    for (const flag of ["--fetch-concurrency", "--fetch-per-host", "--owner-fetch-concurrency", "--owner-fetch-per-host"]) {
+      for (const value of ["0", "-1", "2.5", "many"]) {
+        const result = await runCli(["serve", flag, value, "--db", ":memory:"]);
+        expect(result.code, `${flag} ${value}`).toBe(2);
+        expect(result.stderr, `${flag} ${value}`).toContain("expected a positive whole number");
+      }
+    }
+    const help = await runCli(["serve", "--help"]);
+    for (const flag of ["--fetch-concurrency <n>", "--fetch-per-host <n>", "--owner-fetch-concurrency <n>", "--owner-fetch-per-host <n>"]) {
+      expect(help.stdout).toContain(flag);
+    }
+  });
+
   it("shows the group's help on stderr when a sub-command is missing", async () => {
     const result = await runCli(["token"]);
     expect(result.code).toBe(2);

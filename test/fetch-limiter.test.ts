@@ -134,6 +134,60 @@ describe("createFetchLimiter", () => {
     await expect(next).resolves.toBe("still runs");
   });
 
+  it("hands free slots to waiting owners in turn, not to the owner that queued first", async () => {
+    const limiter = createFetchLimiter({ concurrency: 2 });
+    const started: string[] = [];
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const queue = (owner: string, n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const name = `${owner}${i}`;
+        gates.set(name, deferred());
+        return limiter.run(`${owner}-host${i}`, () => {
+          started.push(name);
+          return gates.get(name)!.promise;
+        }, owner);
+      });
+    const runs = [...queue("x", 5), ...queue("y", 2), ...queue("z", 2)];
+    await settle();
+    expect(started).toEqual(["x0", "x1"]);
+    // Each freed slot goes to the next owner in turn: y, z, x, y, z, then x's rest.
+    for (let i = 0; started.length < 9; i++) {
+      gates.get(started[i]!)!.resolve("done");
+      await settle();
+    }
+    expect(started).toEqual(["x0", "x1", "y0", "z0", "x2", "y1", "z1", "x3", "x4"]);
+    for (const gate of gates.values()) gate.resolve("done");
+    await Promise.all(runs);
+  });
+
+  it("keeps each owner within its own bounds while others use the rest", async () => {
+    const limiter = createFetchLimiter({ concurrency: 16, perHost: 6, ownerConcurrency: 3, ownerPerHost: 2 });
+    const m = meter();
+    const perOwner = new Map<string, ReturnType<typeof meter>>();
+    await Promise.all(
+      ["a", "b", "c"].flatMap((owner) =>
+        Array.from({ length: 12 }, (_, i) => {
+          const host = `h${i % 2}`;
+          const own = perOwner.get(owner) ?? perOwner.set(owner, meter()).get(owner)!;
+          return limiter.run(host, () => m.track(host, () => own.track(host, async () => {
+            for (let k = 0; k < (i % 3) + 1; k++) await settle();
+          })), owner);
+        }),
+      ),
+    );
+    expect(m.peak).toEqual({ total: 9, perHost: 6 });
+    for (const own of perOwner.values()) expect(own.peak).toEqual({ total: 3, perHost: 2 });
+  });
+
+  it("hands the slot on before the caller sees the result", async () => {
+    const limiter = createFetchLimiter({ concurrency: 1 });
+    const order: string[] = [];
+    const first = limiter.run("h", async () => "first").then(() => order.push("first's caller"));
+    const second = limiter.run("h", async () => void order.push("second started"));
+    await Promise.all([first, second]);
+    expect(order).toEqual(["second started", "first's caller"]);
+  });
+
   it("refuses bounds that are not positive integers", () => {
     expect(() => createFetchLimiter({ concurrency: 0 })).toThrow(RangeError);
     expect(() => createFetchLimiter({ perHost: 1.5 })).toThrow(RangeError);

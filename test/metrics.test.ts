@@ -73,6 +73,25 @@ describe("GET /metrics", () => {
     }
   });
 
+  it("counts calendars throttled by their host's Retry-After by channel, never naming the host", async () => {
+    const store = await newStore();
+    const ann = await ownerWith(store, "Ann", {
+      Loft: [{ source: "vrbo", url: feed({ status: 429, headers: { "retry-after": "600" } }) }],
+    });
+    const server = await serve(store, { metrics: true });
+    expect((await post(server, ann.token)).status).toBe(207);
+    const first = (await scrape(server)).families;
+    expect(sampleValue(first, "calsync_calendars_throttled_total", { source: "vrbo" })).toBeUndefined();
+    expect(sampleValue(first, "calsync_calendar_failures_total", { source: "vrbo", code: "http_error" })).toBe(1);
+
+    const again = await post(server, ann.token);
+    expect(again.status).toBe(207);
+    const { text, families } = await scrape(server);
+    expect(sampleValue(families, "calsync_calendars_throttled_total", { source: "vrbo" })).toBe(1);
+    expect(sampleValue(families, "calsync_calendar_failures_total", { source: "vrbo", code: "throttled" })).toBe(1);
+    expect(text).not.toContain("127.0.0.1");
+  });
+
   it("labels requests with the route pattern, never the path a caller sent", async () => {
     const store = await newStore();
     const ann = await ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed({ body: ics("a1") }) }] });

@@ -55,6 +55,14 @@ export function parseMilliseconds(value: string): number {
   return Number(value);
 }
 
+/** Parses a positive whole number (a count, e.g. of fetches at once); commander reports the error as a usage error. */
+export function parseCount(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) <= 0 || !Number.isSafeInteger(Number(value))) {
+    throw new InvalidArgumentError("expected a positive whole number, e.g. 8");
+  }
+  return Number(value);
+}
+
 /** `--allow-private-networks`: let `urls` (feed URLs unless told) reach loopback and private addresses (CONTRACT §5, §11). */
 export function allowPrivateNetworksOption(urls = "feed URLs") {
   return new Option("--allow-private-networks", `let ${urls} reach loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)`);

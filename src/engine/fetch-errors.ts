@@ -15,9 +15,13 @@ export function fail(code: SyncError["code"], message: string): FetchFailure {
   return { kind: "error", error: { code, message } };
 }
 
-/** The feed answered a status that is neither 2xx, a redirect we follow, nor an expected 304. */
-export function httpError(status: number): FetchFailure {
-  return { kind: "error", error: { code: "http_error", message: `feed answered HTTP ${status}`, httpStatus: status } };
+/**
+ * The feed answered a status that is neither 2xx, a redirect we follow, nor an expected 304; `retryAfter`
+ * (seconds) when a 429 or 503 asked for a wait.
+ */
+export function httpError(status: number, retryAfter?: number): FetchFailure {
+  const message = `feed answered HTTP ${status}${retryAfter === undefined ? "" : ` and asked to wait ${retryAfter} s`}`;
+  return { kind: "error", error: { code: "http_error", message, httpStatus: status, ...(retryAfter === undefined ? {} : { retryAfter }) } };
 }
 
 /** The body (declared or decoded) is over the cap. */

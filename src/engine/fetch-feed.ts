@@ -6,6 +6,7 @@ import type { SyncError } from "../types.js";
 import { blocked, fail, httpError, networkFailure, timedOut, tooLarge } from "./fetch-errors.js";
 import type { BodyResult } from "./feed-body.js";
 import { startExchange, type Exchange, type ResponseHead } from "./feed-exchange.js";
+import { parseRetryAfter } from "./host-backoff.js";
 import { maskUrl } from "./mask-url.js";
 import { guardedLookup, ipLiteralOf, isBlockedAddress } from "./network-guard.js";
 import { Agent } from "./undici-agent.js";
@@ -125,7 +126,9 @@ export async function fetchFeedGuarded(url: string, options: FetchFeedOptions, i
       }
       if (statusCode < 200 || statusCode > 299) {
         discard(exchange);
-        return httpError(statusCode);
+        // Only these two ask a client to come back later (RFC 9110 §10.2.3); elsewhere the header means nothing.
+        const wait = statusCode === 429 || statusCode === 503 ? parseRetryAfter(first(headers["retry-after"]), new Date()) : undefined;
+        return httpError(statusCode, wait);
       }
       const declared = Number(first(headers["content-length"]));
       if (Number.isFinite(declared) && declared > maxBytes) {

@@ -1,7 +1,9 @@
 // Public surface of `calsync/engine`: the sync engine and its pure building blocks.
 export { syncOwner, type FeedFetch, type SyncOwnerOptions, type SyncProgress } from "./sync.js";
 export { fetchFeed, type FetchFeedOptions, type FetchFeedResult } from "./fetch-feed.js";
-export { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
+export { createFetchLimiter, DEFAULT_FETCH_LIMITS, type FetchLimiter, type FetchLimiterOptions } from "./fetch-limiter.js";
+export { createHostBackoffs, parseRetryAfter, type HostBackoffs } from "./host-backoff.js";
+export { WriteFaultError } from "./write-fault.js";
 export { parseFeed } from "./parse-feed.js";
 export { createParsePool, type ParsePool, type ParsePoolOptions } from "./parse-pool.js";
 export { diffReservations, type DiffResult, type DiffCounts } from "./diff.js";

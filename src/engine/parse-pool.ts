@@ -55,7 +55,7 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   };
   let closed = false;
   // Hand piscina no more feeds than it has workers, so none waits in its queue.
-  const admission = createFetchLimiter({ concurrency: threads, perHost: threads });
+  const admission = createFetchLimiter({ concurrency: threads, perHost: threads, ownerConcurrency: threads, ownerPerHost: threads });
   const limit = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
   let nextId = 0;
 

@@ -74,4 +74,14 @@ export interface SyncStore {
    * when the property has fewer than two calendars (both stores): two bookings of one calendar never conflict.
    */
   propertyActiveBookings(propertyId: string): Promise<ConflictInput[]>;
+  /** Feed hosts that asked calsync to wait (CONTRACT §4, Retry-After) and whose wait is not over at `now`. */
+  hostBackoffs(now: Date): Promise<HostBackoff[]>;
+  /** Sends `host` nothing before `until`, on every process and instance of the database (a later time kept wins). */
+  holdHost(host: string, until: Date): Promise<void>;
+}
+
+/** A feed host's wait as stored: `host[:port]` of the feed URL, lower case. */
+export interface HostBackoff {
+  host: string;
+  until: Date;
 }

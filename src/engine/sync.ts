@@ -4,8 +4,10 @@ import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry, SyncWarn
 import { findPropertyConflicts } from "./conflicts.js";
 import { diffReservationsInSlices } from "./diff.js";
 import { markEchoesInSlices } from "./echoes.js";
-import { fetchFeed, type FetchFeedResult } from "./fetch-feed.js";
-import { createFetchLimiter, type FetchLimiter } from "./fetch-limiter.js";
+import { fetchCalendar, hostOf, type FeedFetch } from "./fetch-calendar.js";
+import type { FetchFeedResult } from "./fetch-feed.js";
+import { createFetchLimiter, type FetchLimiter, type FetchLimiterOptions } from "./fetch-limiter.js";
+import { createHostBackoffs, type HostBackoffs } from "./host-backoff.js";
 import { explainHtmlAnswer } from "./html-answer.js";
 import { formatDate } from "./local-date.js";
 import type { CalendarRecord, SyncTrigger } from "./model.js";
@@ -14,6 +16,9 @@ import { nextTurn } from "./slices.js";
 import { unreadableWarnings } from "./unreadable-events.js";
 import type { SyncStore } from "./store-port.js";
 import { conflictAnnouncements, failureEvents, newReservationIds, runEvents, successEvents } from "./webhook-events.js";
+import { ignoreWriteFault, isWriteFault, writeFailed, type WriteFaultError } from "./write-fault.js";
+
+export type { FeedFetch } from "./fetch-calendar.js";
 
 /** Options of one sync run; each door builds this from its flags and environment. */
 export interface SyncOwnerOptions {
@@ -28,8 +33,15 @@ export interface SyncOwnerOptions {
   dryRun?: boolean;
   /** Let feed URLs reach loopback and private addresses. @default false */
   allowPrivateNetworks?: boolean;
-  /** Fetch limits; share one limiter between concurrent runs. @default 8 at once, 2 per host */
+  /** Fetch limits; share one limiter between concurrent runs (a server does). @default createFetchLimiter(fetchLimits) */
   limiter?: FetchLimiter;
+  /** Limits of the limiter made for this run when `limiter` is left out. @default DEFAULT_FETCH_LIMITS (8 at once, 2 per host for the owner) */
+  fetchLimits?: FetchLimiterOptions;
+  /**
+   * Feed hosts that asked to wait (Retry-After); share one between concurrent runs. Waits stored by other
+   * processes are added at the start of the run. @default a new, empty one
+   */
+  backoffs?: HostBackoffs;
   /** Deadline of one feed fetch, in milliseconds. @default 20000 */
   timeoutMs?: number;
   /** Largest feed body accepted, in bytes after decompression. @default 10 MiB */
@@ -48,13 +60,6 @@ export interface SyncOwnerOptions {
   parse?: (body: string, options: ParseFeedOptions) => Promise<ParseFeedResult>;
 }
 
-/** One feed fetch, as `onFeedFetched` reports it. */
-export interface FeedFetch {
-  source: CalendarSource;
-  outcome: FetchFeedResult["kind"];
-  durationMs: number;
-}
-
 /** Progress of a run, reported after each calendar. */
 export interface SyncProgress {
   done: number;
@@ -65,8 +70,13 @@ export interface SyncProgress {
   ok: boolean;
   /** Why the calendar failed, when it did. */
   error?: SyncError;
-  /** The calendar's failures in a row after this attempt (0 after a success); absent in a dry run. */
+  /**
+   * The calendar's failures in a row after this attempt (0 after a success; unchanged by `throttled`); absent
+   * in a dry run and when the failure could not be recorded.
+   */
   consecutiveFailures?: number;
+  /** On `write_failed`: the database's own words (code and message), for an operator's log, never an API answer. */
+  writeFault?: string;
 }
 
 /** Synchronises every calendar of one owner and returns the Sync response of API v1. */
@@ -74,20 +84,25 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   const clock = options.now ?? (() => new Date());
   const startedAt = clock();
   const t0 = performance.now();
-  const limiter = options.limiter ?? createFetchLimiter();
+  const limiter = options.limiter ?? createFetchLimiter(options.fetchLimits);
+  const backoffs = options.backoffs ?? createHostBackoffs();
   const { propertiesChecked, calendars } = await options.store.ownerCalendars(options.ownerId);
+  // Waits other processes and instances were asked for (CONTRACT §4).
+  for (const { host, until } of await options.store.hostBackoffs(clock())) backoffs.hold(host, until);
+  const fetchContext = { ...options, backoffs, clock };
 
   let done = 0;
   // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
-  const settle = async (calendar: CalendarRecord, entry: SyncResultEntry) => {
+  const settle = async (calendar: CalendarRecord, entry: SyncResultEntry, fault?: WriteFaultError) => {
     const error = entry.result.error;
-    const failedAt = clock();
+    // A throttled calendar was not asked: it neither fails nor recovers (CONTRACT §4).
     const streak = options.dryRun
       ? undefined
-      : error
-        ? (await options.store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt, events: failureEvents(calendar, error, failedAt) }))
-            .consecutiveFailures
-        : 0;
+      : error?.code === "throttled"
+        ? calendar.consecutiveFailures
+        : error
+          ? await recordFailure(options.store, calendar, error, clock())
+          : 0;
     options.onProgress?.({
       done: ++done,
       total: calendars.length,
@@ -97,6 +112,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       ok: entry.ok,
       ...(error ? { error } : {}),
       ...(streak === undefined ? {} : { consecutiveFailures: streak }),
+      ...(fault ? { writeFault: fault.detail } : {}),
     });
     return entry;
   };
@@ -108,10 +124,23 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       const requestedAt = clock();
       // Until its fetch starts, a calendar waits as an entry of the limiter's queue and nothing more: a
       // suspended sync per calendar was a fifth of the live heap at the start of a 5,000-calendar run.
+      // The slot is handed on once the body is read; reading, diffing and writing it hold none, and start on
+      // a turn of their own so that the next fetch is out before this calendar's work begins.
+      const host = hostOf(calendar.url);
       return limiter
-        .run(hostOf(calendar.url), () => fetchCalendar(calendar, options))
-        .then((fetched) => syncCalendar(calendar, fetched, requestedAt, options, clock))
-        .then((entry) => settle(calendar, entry));
+        .run(host, () => fetchCalendar(calendar, host, fetchContext), options.ownerId)
+        .then(async (fetched) => {
+          await nextTurn();
+          return syncCalendar(calendar, fetched, requestedAt, options, clock);
+        })
+        .then(
+          (entry) => settle(calendar, entry),
+          // A database that cannot write fails this calendar, not the run (CONTRACT §4): the others go on.
+          (error: unknown) => {
+            if (!isWriteFault(error)) throw error;
+            return settle(calendar, entryOf(calendar, NOTHING, writeFailed(error)), error);
+          },
+        );
     }),
   );
   const fault = settled.find((outcome) => outcome.status === "rejected");
@@ -136,7 +165,8 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
     ...(conflicts.length > 0 ? { conflicts } : {}),
   };
   if (!options.dryRun) {
-    await options.store.recordSyncRun({
+    // The history is not the sync: a disk too full for it leaves the calendars' results as they are.
+    await ignoreWriteFault(options.store.recordSyncRun({
       id: options.runId,
       ownerId: options.ownerId,
       trigger: options.trigger ?? "cli",
@@ -147,24 +177,20 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       // Webhooks (CONTRACT §11): every run, and each double booking the first time it is seen.
       events: runEvents(response, clock()),
       conflicts: conflictAnnouncements(conflicts, clock()),
-    });
+    }));
   }
   return response;
 }
 
-/** Fetches one calendar's feed (inside its limiter slot), reporting the fetch to `onFeedFetched`. */
-async function fetchCalendar(calendar: CalendarRecord, options: SyncOwnerOptions): Promise<FetchFeedResult> {
-  const started = performance.now();
-  const result = await fetchFeed(calendar.url, {
-    etag: calendar.etag,
-    lastModified: calendar.lastModified,
-    timeoutMs: options.timeoutMs,
-    maxBytes: options.maxBytes,
-    allowPrivateNetworks: options.allowPrivateNetworks,
-  });
-  options.onFeedFetched?.({ source: calendar.source, outcome: result.kind, durationMs: performance.now() - started });
-  return result;
+const NOTHING = { found: 0, created: 0, updated: 0, cancelled: 0 };
+
+/** Remembers a failure on the calendar and returns its streak; undefined when the database could not write it. */
+async function recordFailure(store: SyncStore, calendar: CalendarRecord, error: SyncError, failedAt: Date): Promise<number | undefined> {
+  const events = failureEvents(calendar, error, failedAt);
+  const streak = await ignoreWriteFault(store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt, events }));
+  return streak?.consecutiveFailures;
 }
+
 
 /** What one calendar's fetched feed changes, written (unless a dry run) and reported. */
 async function syncCalendar(
@@ -176,8 +202,7 @@ async function syncCalendar(
 ): Promise<SyncResultEntry> {
   const { store } = options;
   // The failure itself is recorded by the caller, which reports the calendar's streak.
-  const fail = async (error: SyncError): Promise<SyncResultEntry> =>
-    entryOf(calendar, { found: 0, created: 0, updated: 0, cancelled: 0 }, error);
+  const fail = async (error: SyncError): Promise<SyncResultEntry> => entryOf(calendar, NOTHING, error);
   if (fetched.kind === "error") return fail(fetched.error);
 
   const unchanged = { found: calendar.lastFound, created: 0, updated: 0, cancelled: 0 };
@@ -286,14 +311,6 @@ function entryOf(
 
 async function parseInline(body: string, options: ParseFeedOptions): Promise<ParseFeedResult> {
   return parseFeed(body, options);
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url.replace(/^webcals?:/i, "https:")).host.toLowerCase();
-  } catch {
-    return "";
-  }
 }
 
 // Bump when parsing or channel rules change, so an upgrade re-reads feeds whose bytes did not change.

@@ -59,6 +59,13 @@ export function createServerMetrics(options: ServerMetricsOptions = {}): ServerM
     labelNames: ["source", "code"] as const,
     registers,
   });
+  // By channel only: a host in a label would name the feeds (and a URL could hold their secret).
+  const throttled = new Counter({
+    name: "calsync_calendars_throttled_total",
+    help: "Calendars not fetched because their feed's host asked calsync to wait (Retry-After on a 429 or 503), by channel.",
+    labelNames: ["source"] as const,
+    registers,
+  });
   const fetchSeconds = new Histogram({
     name: "calsync_feed_fetch_duration_seconds",
     help: "Duration of feed fetches (without the wait for a fetch slot), by channel and outcome (ok, not_modified, error).",
@@ -98,6 +105,7 @@ export function createServerMetrics(options: ServerMetricsOptions = {}): ServerM
         for (const { source, result } of response?.results ?? []) {
           calendars.inc({ source, status: result.status });
           if (result.error) failures.inc({ source, code: result.error.code });
+          if (result.error?.code === "throttled") throttled.inc({ source });
         }
       },
       onFeedFetched({ source, outcome, durationMs }) {

@@ -4,6 +4,7 @@ import type { Listener } from "listhen";
 import { FAILING_STREAK } from "../engine/store-port.js";
 import type { SyncProgress } from "../engine/sync.js";
 import { createParsePool } from "../engine/parse-pool.js";
+import type { FetchLimiterOptions } from "../engine/fetch-limiter.js";
 import { openStore, resolveDatabasePath } from "../store/index.js";
 import type { Store } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
@@ -57,6 +58,8 @@ export interface ServeOptions {
   parseThreads?: number;
   /** Longest one feed may take to parse on a worker before it is stopped (parse_error), in milliseconds. @default 20000 */
   parseTimeoutMs?: number;
+  /** Feeds fetched at once, by the process and by each owner's run, overall and per host. @default DEFAULT_FETCH_LIMITS (16, 6; 8, 2) */
+  fetchLimits?: FetchLimiterOptions;
 }
 
 /** What `ServeOptions.webhooks` may change of the delivery worker. */
@@ -117,6 +120,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     store,
     allowPrivateNetworks: options.allowPrivateNetworks,
     leaseMs: leaseMsFor(options.syncEveryMs),
+    fetchLimits: options.fetchLimits,
     onWait: (ownerId, lease) => log.event("info", "waiting for a sync running elsewhere", { ownerId, runId: lease.runId, holder: lease.holder }),
     parse: pool?.parse,
     ...metrics?.syncHooks,
@@ -125,7 +129,10 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       metrics?.syncHooks.onRunFinished(run);
       webhooks?.wake();
     },
-    onProgress: (ownerId, trigger, progress) => logFailingCalendar(log, ownerId, trigger, progress),
+    onProgress: (ownerId, trigger, progress) => {
+      logFailingCalendar(log, ownerId, trigger, progress);
+      logWriteFault(log, ownerId, progress);
+    },
   });
   const app = createApp({
     store,
@@ -224,7 +231,8 @@ function messageOf(error: unknown): string {
 
 // Once per streak, the run that makes it FAILING_STREAK long: later failures of the same streak stay quiet.
 function logFailingCalendar(log: ServerLog, ownerId: string, trigger: string, progress: SyncProgress): void {
-  if (progress.consecutiveFailures !== FAILING_STREAK) return;
+  // A throttled calendar keeps its streak without a new failure: it was told of when the streak reached 3.
+  if (progress.consecutiveFailures !== FAILING_STREAK || progress.error?.code === "throttled") return;
   log.event("warn", "calendar failing", {
     ownerId,
     calendarId: progress.calendarId,
@@ -232,6 +240,17 @@ function logFailingCalendar(log: ServerLog, ownerId: string, trigger: string, pr
     consecutiveFailures: progress.consecutiveFailures,
     error: progress.error?.code ?? "unknown",
     trigger,
+  });
+}
+
+// The API answer says only that the calendar was not written; the operator reads here what the database said.
+function logWriteFault(log: ServerLog, ownerId: string, progress: SyncProgress): void {
+  if (progress.error?.code !== "write_failed") return;
+  log.event("error", "calendar not written", {
+    ownerId,
+    calendarId: progress.calendarId,
+    source: progress.source,
+    cause: progress.writeFault ?? progress.error.message,
   });
 }
 

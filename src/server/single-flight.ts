@@ -1,7 +1,8 @@
 // One sync per owner at a time: a request that arrives while its owner's run is going joins that run,
 // whether it goes in this process (the promise is shared) or in another process or instance on the
 // same database (the owner's lease, see owner-lease.ts).
-import { createFetchLimiter, type FetchLimiter } from "../engine/fetch-limiter.js";
+import { createFetchLimiter, type FetchLimiter, type FetchLimiterOptions } from "../engine/fetch-limiter.js";
+import { createHostBackoffs, type HostBackoffs } from "../engine/host-backoff.js";
 import type { SyncTrigger } from "../engine/model.js";
 import type { SyncStore } from "../engine/store-port.js";
 import { syncOwner, type FeedFetch, type SyncOwnerOptions, type SyncProgress } from "../engine/sync.js";
@@ -14,8 +15,12 @@ export interface SyncRunnerOptions {
   store: SyncStore & LeaseStore;
   /** Let feed URLs reach loopback and private addresses. @default false */
   allowPrivateNetworks?: boolean;
-  /** Shared by every run, so the global fetch limits hold across owners. @default createFetchLimiter() */
+  /** Shared by every run, so the process's fetch limits hold across owners. @default createFetchLimiter(fetchLimits) */
   limiter?: FetchLimiter;
+  /** Limits of the limiter made when `limiter` is left out. @default DEFAULT_FETCH_LIMITS (16 / 6 per host; 8 / 2 per owner) */
+  fetchLimits?: FetchLimiterOptions;
+  /** Feed hosts that asked to wait (Retry-After), shared by every run. @default a new, empty one */
+  backoffs?: HostBackoffs;
   /** Deadline of one feed fetch, in milliseconds. @default the engine's (20000) */
   feedTimeoutMs?: number;
   /** Clock, for tests. @default () => new Date() */
@@ -61,7 +66,8 @@ export interface SyncRunner {
 
 /** Creates a runner; share one between the HTTP app and the scheduler. */
 export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
-  const limiter = options.limiter ?? createFetchLimiter();
+  const limiter = options.limiter ?? createFetchLimiter(options.fetchLimits);
+  const backoffs = options.backoffs ?? createHostBackoffs();
   const running = new Map<string, Promise<SyncResponse | undefined>>();
   const start = (ownerId: string, trigger: SyncTrigger, mode: LeaseMode) => {
     const lease = { store: options.store, leaseMs: options.leaseMs, onWait: (l: SyncLease) => options.onWait?.(ownerId, l) };
@@ -72,6 +78,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
         trigger,
         runId,
         limiter,
+        backoffs,
         allowPrivateNetworks: options.allowPrivateNetworks ?? false,
         timeoutMs: options.feedTimeoutMs,
         now: options.now,

@@ -6,7 +6,7 @@ import { isValidHost } from "../../server/listen.js";
 import { parseRateLimit } from "../../server/rate-limit-policy.js";
 import { UsageError, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
-import { dbOption, jsonOption, parseMilliseconds, privateNetworksAllowed } from "../options.js";
+import { dbOption, jsonOption, parseCount, parseMilliseconds, privateNetworksAllowed } from "../options.js";
 import { writeJson, writeText } from "../output.js";
 
 /** Builds the `serve` command. */
@@ -23,6 +23,10 @@ export function serveCommand(context: CliContext) {
     .option("--rate-limit <rate>", "sync requests allowed per API token: N/s, N/m or N/h, 0 for no limit (default: 6/m)")
     .option("--metrics", "serve Prometheus metrics at GET /metrics")
     .option("--parse-timeout <ms>", "stop reading a feed that takes longer than this on its worker thread (parse_error; default 20000)", parseMilliseconds)
+    .option("--fetch-concurrency <n>", "feeds fetched at once by this process, over all owners (default 16)", parseCount)
+    .option("--fetch-per-host <n>", "feeds fetched at once by this process from one host (default 6)", parseCount)
+    .option("--owner-fetch-concurrency <n>", "feeds of one owner's sync fetched at once (default 8)", parseCount)
+    .option("--owner-fetch-per-host <n>", "feeds of one owner's sync fetched at once from one host (default 2)", parseCount)
     .addOption(jsonOption())
     .addHelpText(
       "after",
@@ -56,6 +60,12 @@ export function serveCommand(context: CliContext) {
         rateLimit,
         metrics: options.metrics ?? false,
         parseTimeoutMs: options.parseTimeout,
+        fetchLimits: {
+          concurrency: options.fetchConcurrency,
+          perHost: options.fetchPerHost,
+          ownerConcurrency: options.ownerFetchConcurrency,
+          ownerPerHost: options.ownerFetchPerHost,
+        },
         log: (line) => context.io.stderr.write(`${line}\n`),
       });
       if (options.json) writeJson(context, { url: server.url });

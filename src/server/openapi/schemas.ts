@@ -17,7 +17,7 @@ export const syncStatusSchema = { type: "string", enum: ["success", "failed"] } 
 export const syncErrorCodeSchema = {
   type: "string",
   description: "Why one calendar failed (CONTRACT §2).",
-  enum: ["fetch_failed", "timeout", "http_error", "too_large", "not_icalendar", "parse_error", "suspicious_feed", "blocked_address"],
+  enum: ["fetch_failed", "timeout", "http_error", "too_large", "not_icalendar", "parse_error", "suspicious_feed", "blocked_address", "throttled", "write_failed"],
 } as const;
 
 /** `SyncError`. */
@@ -28,6 +28,12 @@ export const syncErrorSchema = {
     code: syncErrorCodeSchema,
     message: { type: "string" },
     httpStatus: { type: "integer", description: "Present for `http_error`: the status the feed answered." },
+    retryAfter: {
+      type: "integer",
+      minimum: 0,
+      maximum: 3600,
+      description: "Seconds the feed's host asked to wait (`Retry-After` on a 429 or 503, at most 3600); on `throttled`, the seconds left.",
+    },
   },
   required: ["code", "message"],
   additionalProperties: false,

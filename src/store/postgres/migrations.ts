@@ -240,6 +240,13 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE reservations SET nights_seen_at = updated_at;
   ALTER TABLE reservations ALTER COLUMN nights_seen_at SET NOT NULL;
   `,
+  // 8: twin of SQLite's step 8 (issue 30, feed hosts that asked calsync to wait, shared by every instance).
+  `
+  CREATE TABLE host_backoffs (
+    host text PRIMARY KEY,
+    until timestamptz NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

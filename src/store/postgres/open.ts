@@ -10,6 +10,7 @@ import { rateLimitQueries } from "./rate-limits.js";
 import { reservationQueries } from "./reservations.js";
 import { sessionQueries } from "./sessions.js";
 import { syncLeaseQueries } from "./sync-leases.js";
+import { hostBackoffQueries } from "./host-backoffs.js";
 import { syncPortQueries } from "./sync-port.js";
 import { syncRunQueries } from "./sync-runs.js";
 import { tokenQueries } from "./tokens.js";
@@ -42,6 +43,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...sessionQueries(db),
     ...rateLimitQueries(db),
     ...syncLeaseQueries(db),
+    ...hostBackoffQueries(db),
     ...copyQueries(db),
     ...webhookQueries(db),
     async ping() {

@@ -1,4 +1,5 @@
 // The engine's port (SyncStore) on PostgreSQL: one transaction per calendar, each kind of change one statement.
+import { writing } from "../write-faults.js";
 import type { CalendarFailure, CalendarWrite, DatedEvent } from "../../engine/model.js";
 import { datedEvent } from "../../engine/nights.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
@@ -75,50 +76,8 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
       const rows = await db.query<ReservationDbRow>('SELECT * FROM reservations WHERE calendar_id = $1 ORDER BY uid COLLATE "C"', [calendarId]);
       return rows.map(toStoredReservation);
     },
-    async applyCalendarSync(write: CalendarWrite) {
-      const { calendarId, inserts, updates, cancels, feed, syncedAt, seenAt = syncedAt, timeZone = null, events = [] } = write;
-      const at = syncedAt.toISOString();
-      const seen = seenAt.toISOString();
-      const state = [calendarId, feed.etag, feed.lastModified, feed.contentHash, feed.lastFound, at];
-      const changes = inserts.length + updates.length + cancels.length;
-      // An unchanged feed with nothing to announce writes one row: a statement is a transaction of its own.
-      if (changes === 0 && events.length === 0) {
-        await db.run(FEED_STATE, state);
-        return;
-      }
-      await db.transaction(async (sql) => {
-        const [property] = await sql.query<{ time_zone: string | null; owner_id: string }>(PROPERTY_ZONE, [calendarId]);
-        // A calendar removed while its feed was being fetched has nothing left to write to.
-        if (!property || (await sql.run(FEED_STATE, state)) === 0) return;
-        // `property update --timezone` committed while this feed was fetched: its nights follow the zone held now
-        // (updateProperty recomputed every row already there; these rows are the rest).
-        const zone = property.time_zone;
-        const dated = zone === timeZone ? (event: DatedEvent) => event : (event: DatedEvent) => datedEvent(event, zone);
-        const rows = (list: Array<[string, DatedEvent]>) => eventArrays(list.map(([id, event]) => [id, dated(event)]));
-        const params = [calendarId, at, seen];
-        if (inserts.length > 0) {
-          await sql.run(INSERT, [...rows(inserts.map((event, i) => [write.insertIds?.[i] ?? newId("rsv"), event])), ...params]);
-        }
-        if (updates.length > 0) await sql.run(UPDATE, [...rows(updates.map(({ id, event }) => [id, event])), ...params]);
-        if (cancels.length > 0) await sql.run(CANCEL, [at, cancels, calendarId]);
-        // `at` is the sync's clock, read before the fetch; the feed's Last-Modified needs the commit's.
-        if (changes > 0) await sql.run(TOUCH_PROPERTY_FEED, [new Date().toISOString(), calendarId]);
-        // Webhook events commit with the rows they announce, or not at all (CONTRACT §11).
-        await addToOutbox(sql, property.owner_id, events);
-      });
-    },
-    async recordCalendarFailure({ calendarId, error, failedAt, events = [] }: CalendarFailure) {
-      type Row = { consecutive_failures: number; failing_since: string | null; owner_id: string };
-      const params = [error.code, error.message, failedAt.toISOString(), calendarId];
-      const [row] = events.length === 0
-        ? await db.query<Row>(FAILURE, params)
-        : await db.transaction(async (sql) => {
-            const rows = await sql.query<Row>(FAILURE, params);
-            if (rows[0]) await addToOutbox(sql, rows[0].owner_id, events);
-            return rows;
-          });
-      return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
-    },
+    applyCalendarSync: (write: CalendarWrite) => writing(() => applyCalendarSync(write)),
+    recordCalendarFailure: (failure: CalendarFailure) => writing(() => recordCalendarFailure(failure)),
     async propertyActiveBookings(propertyId) {
       const rows = await db.query<BookingRow>(
         `SELECT r.id, c.property_id, p.name AS property_name, p.time_zone AS property_time_zone, r.calendar_id, c.source,
@@ -132,6 +91,52 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
       return rows.map(toConflictInput);
     },
   };
+
+  async function applyCalendarSync(write: CalendarWrite): Promise<void> {
+    const { calendarId, inserts, updates, cancels, feed, syncedAt, seenAt = syncedAt, timeZone = null, events = [] } = write;
+    const at = syncedAt.toISOString();
+    const seen = seenAt.toISOString();
+    const state = [calendarId, feed.etag, feed.lastModified, feed.contentHash, feed.lastFound, at];
+    const changes = inserts.length + updates.length + cancels.length;
+    // An unchanged feed with nothing to announce writes one row: a statement is a transaction of its own.
+    if (changes === 0 && events.length === 0) {
+      await db.run(FEED_STATE, state);
+      return;
+    }
+    await db.transaction(async (sql) => {
+      const [property] = await sql.query<{ time_zone: string | null; owner_id: string }>(PROPERTY_ZONE, [calendarId]);
+      // A calendar removed while its feed was being fetched has nothing left to write to.
+      if (!property || (await sql.run(FEED_STATE, state)) === 0) return;
+      // `property update --timezone` committed while this feed was fetched: its nights follow the zone held now
+      // (updateProperty recomputed every row already there; these rows are the rest).
+      const zone = property.time_zone;
+      const dated = zone === timeZone ? (event: DatedEvent) => event : (event: DatedEvent) => datedEvent(event, zone);
+      const rows = (list: Array<[string, DatedEvent]>) => eventArrays(list.map(([id, event]) => [id, dated(event)]));
+      const params = [calendarId, at, seen];
+      if (inserts.length > 0) {
+        await sql.run(INSERT, [...rows(inserts.map((event, i) => [write.insertIds?.[i] ?? newId("rsv"), event])), ...params]);
+      }
+      if (updates.length > 0) await sql.run(UPDATE, [...rows(updates.map(({ id, event }) => [id, event])), ...params]);
+      if (cancels.length > 0) await sql.run(CANCEL, [at, cancels, calendarId]);
+      // `at` is the sync's clock, read before the fetch; the feed's Last-Modified needs the commit's.
+      if (changes > 0) await sql.run(TOUCH_PROPERTY_FEED, [new Date().toISOString(), calendarId]);
+      // Webhook events commit with the rows they announce, or not at all (CONTRACT §11).
+      await addToOutbox(sql, property.owner_id, events);
+    });
+  }
+
+  async function recordCalendarFailure({ calendarId, error, failedAt, events = [] }: CalendarFailure) {
+    type Row = { consecutive_failures: number; failing_since: string | null; owner_id: string };
+    const params = [error.code, error.message, failedAt.toISOString(), calendarId];
+    const [row] = events.length === 0
+      ? await db.query<Row>(FAILURE, params)
+      : await db.transaction(async (sql) => {
+          const rows = await sql.query<Row>(FAILURE, params);
+          if (rows[0]) await addToOutbox(sql, rows[0].owner_id, events);
+          return rows;
+        });
+    return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
+  }
 }
 
 /** Events as the twelve column arrays of EVENT_ARRAYS. */

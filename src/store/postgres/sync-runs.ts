@@ -2,6 +2,7 @@
 import type { ConflictAnnouncement } from "../../engine/store-port.js";
 import type { SyncResponse } from "../../types.js";
 import { newId } from "../../ids.js";
+import { writing } from "../write-faults.js";
 import { addToOutbox } from "./outbox.js";
 import type { PgDatabase, Sql } from "./pool.js";
 import { toSyncRun, type SyncRunDbRow } from "./rows.js";
@@ -53,15 +54,15 @@ export function syncRunQueries(db: PgDatabase): SyncRunQueries {
       ];
       const { events = [], conflicts } = run;
       if (events.length === 0 && !conflicts) {
-        await db.run(RECORD, params);
+        await writing(() => db.run(RECORD, params));
         return;
       }
       // The run's events (sync.completed, first-seen double bookings) commit with the run, or not at all.
-      await db.transaction(async (sql) => {
+      await writing(() => db.transaction(async (sql) => {
         await sql.run(RECORD, params);
         await addToOutbox(sql, run.ownerId, events);
         if (conflicts) await announceConflicts(sql, run.ownerId, conflicts);
-      });
+      }));
     },
     async listSyncRuns(filter = {}) {
       const { ownerId = null, limit = 100 } = filter;

@@ -239,6 +239,15 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE reservations ADD COLUMN nights_seen_at TEXT NOT NULL DEFAULT '';
   UPDATE reservations SET nights_seen_at = COALESCE(NULLIF(updated_at, ''), created_at);
   `,
+  // 8 (issue 30, CONTRACT §4 "Retry-After"): feed hosts that asked calsync to wait, and until when, so that
+  // `sync --local` from cron honours a wait that `serve` was told of (and every instance on PostgreSQL).
+  // A host is `host[:port]` of the feed URL, lower case; rows past their time are ignored and overwritten.
+  `
+  CREATE TABLE host_backoffs (
+    host TEXT PRIMARY KEY,
+    until TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -54,6 +54,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
     sessions: async () => (await import("./sessions.js")).sessionQueries(db),
     webhooks: async () => (await import("./webhooks.js")).webhookQueries(db),
     syncLeases: async () => (await import("./sync-leases.js")).syncLeaseQueries(db),
+    hostBackoffs: async () => (await import("./host-backoffs.js")).hostBackoffQueries(db),
     // Nothing to load: `close` is queued with the other methods so that a call made before it, whose group
     // is still loading, runs first instead of finding the connection closed.
     connection: async () => ({
@@ -66,7 +67,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
 
 type Group =
   | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "syncPort" | "syncRuns" | "sessions"
-  | "webhooks" | "syncLeases" | "connection";
+  | "webhooks" | "syncLeases" | "hostBackoffs" | "connection";
 
 /** The group of every method of the store (the compiler checks that none is missing). */
 const GROUP_OF = {
@@ -111,6 +112,8 @@ const GROUP_OF = {
   releaseSyncLease: "syncLeases",
   syncLease: "syncLeases",
   claimScheduledSyncs: "syncLeases",
+  hostBackoffs: "hostBackoffs",
+  holdHost: "hostBackoffs",
   createInvite: "sessions",
   findInvite: "sessions",
   consumeInvite: "sessions",

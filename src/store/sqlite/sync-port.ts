@@ -16,6 +16,7 @@ import { newId } from "../../ids.js";
 import type { ConnectionLock } from "./connection-lock.js";
 import { outboxWriter } from "./outbox.js";
 import { slicedTransaction } from "./sliced-transaction.js";
+import { writing } from "../write-faults.js";
 import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./rows.js";
 import type { Store } from "../types.js";
 
@@ -163,9 +164,9 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
       return reservations.all(calendarId).map(toStoredReservation);
     },
     async applyCalendarSync(write) {
-      if (rowsOf(write) <= ROWS_AT_ONCE) return apply(write);
+      if (rowsOf(write) <= ROWS_AT_ONCE) return writing(() => apply(write));
       // A big write lets the event loop run between slices of rows, still in one transaction (CONTRACT §4).
-      await lock.exclusive(() =>
+      await writing(() => lock.exclusive(() =>
         slicedTransaction(db, function* () {
           const context = begin(write);
           if (!context) return;
@@ -175,10 +176,10 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
           }
           finish(context, write);
         }),
-      );
+      ));
     },
     async recordCalendarFailure(failed) {
-      return recordFailure(failed);
+      return writing(() => recordFailure(failed));
     },
     async propertyActiveBookings(propertyId) {
       return readBookings(propertyId);

@@ -1,5 +1,6 @@
 // The sync history: one row per run, one result row per calendar attempted.
 import type Database from "better-sqlite3";
+import { writing } from "../write-faults.js";
 import type { SyncRunRecord } from "../../engine/store-port.js";
 import type { SyncResponse } from "../../types.js";
 import { newId } from "../../ids.js";
@@ -88,7 +89,7 @@ export function syncRunQueries(db: Database.Database): SyncRunQueries {
 
   return {
     async recordSyncRun(run) {
-      record(run);
+      await writing(() => record(run));
     },
     async listSyncRuns(filter = {}) {
       const { ownerId = null, limit = 100 } = filter;
