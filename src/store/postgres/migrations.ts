@@ -240,6 +240,11 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE reservations SET nights_seen_at = updated_at;
   ALTER TABLE reservations ALTER COLUMN nights_seen_at SET NOT NULL;
   `,
+  // 8: twin of SQLite's step 8 (issue 25: sign-in attempts counted before the check, each under an id).
+  `
+  ALTER TABLE sign_in_failures ADD COLUMN attempt text;
+  CREATE INDEX sign_in_failures_attempt ON sign_in_failures(attempt);
+  `,
 ];
 
 /** The schema version this code writes. */

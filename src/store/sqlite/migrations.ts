@@ -239,6 +239,12 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE reservations ADD COLUMN nights_seen_at TEXT NOT NULL DEFAULT '';
   UPDATE reservations SET nights_seen_at = COALESCE(NULLIF(updated_at, ''), created_at);
   `,
+  // 8 (issue 25, CONTRACT §9): sign-in attempts are counted before the password is checked, each under
+  // an id, so an attempt whose password matched can be given back under every key at once.
+  `
+  ALTER TABLE sign_in_failures ADD COLUMN attempt TEXT;
+  CREATE INDEX sign_in_failures_attempt ON sign_in_failures(attempt);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -6,7 +6,7 @@ import { htmlResponse } from "../http.js";
 import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
 import { hashPassword, MIN_PASSWORD_LENGTH, passwordProblem, verifyPassword } from "../passwords.js";
 import { startSession } from "../sessions.js";
-import { recordFailure, retryAfterSeconds, throttleKeys } from "../throttle.js";
+import { giveBackAttempt, reserveAttempt, throttleKeys, tryAgainIn } from "../throttle.js";
 
 /** Adds GET /settings/profile and POST /settings/password. */
 export function registerProfile(app: H3, ctx: DashboardContext): void {
@@ -18,13 +18,16 @@ export function registerProfile(app: H3, ctx: DashboardContext): void {
       const now = ctx.now();
       // The current password is a secret a stolen session must not be able to guess at leisure.
       const keys = throttleKeys(visit.owner.email ?? visit.owner.id, visit.facts.clientAddress);
-      const wait = await retryAfterSeconds(ctx.store, keys, now);
-      if (wait > 0) return profilePage(visit, { tone: "error", text: "Too many wrong passwords. Try again later." }, 429, { "retry-after": String(wait) });
+      const attempt = await reserveAttempt(ctx.store, keys, now);
+      if (!attempt.allowed) {
+        const text = `Too many wrong passwords. ${tryAgainIn(attempt.retryAfterSeconds)}`;
+        return profilePage(visit, { tone: "error", text }, 429, { "retry-after": String(attempt.retryAfterSeconds) });
+      }
       const current = form.get("currentPassword") ?? "";
       if (!(await verifyPassword(current, await ctx.store.ownerPasswordHash(visit.owner.id)))) {
-        await recordFailure(ctx.store, keys, now);
         return profilePage(visit, { tone: "error", text: "The current password is wrong." }, 422);
       }
+      await giveBackAttempt(ctx.store, attempt.attempt);
       const next = form.get("password") ?? "";
       const problem = passwordProblem(next);
       if (problem) return profilePage(visit, { tone: "error", text: problem }, 422);

@@ -7,7 +7,7 @@ import { htmlResponse, redirect, requestFacts, safeLocalPath, type RequestFacts 
 import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
 import { verifyPassword } from "../passwords.js";
 import { clearSessionCookie, resumeSession, SESSION_COOKIE, startSession } from "../sessions.js";
-import { recordFailure, retryAfterSeconds, throttleKeys } from "../throttle.js";
+import { giveBackAttempt, reserveAttempt, throttleKeys, tryAgainIn } from "../throttle.js";
 
 /** Adds GET/POST /sign-in and POST /sign-out. */
 export function registerSignIn(app: H3, ctx: DashboardContext): void {
@@ -27,22 +27,21 @@ export function registerSignIn(app: H3, ctx: DashboardContext): void {
       const keys = throttleKeys(email, facts.clientAddress);
       const now = ctx.now();
 
-      const wait = await retryAfterSeconds(ctx.store, keys, now);
-      if (wait > 0) {
-        const minutes = Math.ceil(wait / 60);
-        const flash: Flash = { tone: "error", text: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` };
-        return signInPage(facts, { next, email, flash, status: 429, headers: { "retry-after": String(wait) } });
+      // Counted before the password is checked: a burst cannot outrun its own count (CONTRACT §9).
+      const attempt = await reserveAttempt(ctx.store, keys, now);
+      if (!attempt.allowed) {
+        const flash: Flash = { tone: "error", text: `Too many failed sign-ins. ${tryAgainIn(attempt.retryAfterSeconds)}` };
+        return signInPage(facts, { next, email, flash, status: 429, headers: { "retry-after": String(attempt.retryAfterSeconds) } });
       }
 
       const owner = email ? await ctx.store.findOwnerByEmail(email) : undefined;
       const hash = owner ? await ctx.store.ownerPasswordHash(owner.id) : null;
       // Checked even for an unknown email, so the answer takes as long either way.
       if (!(await verifyPassword(password, hash)) || !owner) {
-        await recordFailure(ctx.store, keys, now);
         return signInPage(facts, { next, email, flash: { tone: "error", text: "Wrong email or password." }, status: 422 });
       }
 
-      await ctx.store.clearSignInFailures(keys[0]!);
+      await giveBackAttempt(ctx.store, attempt.attempt);
       // A new session id at every sign-in; the browser's previous session (if any) ends.
       const previous = await resumeSession(ctx.store, facts.cookies[SESSION_COOKIE], now, facts.https);
       if (previous) await ctx.store.deleteSession(previous.session.id);
