@@ -1,12 +1,12 @@
 // Sign-in by email and password, throttled per email and per client address; sign-out.
 import type { H3 } from "h3";
 import { newSecret, normalizeEmail } from "../../accounts.js";
-import { anonymousCsrf, ownerAction, publicAction, type DashboardContext } from "../context.js";
+import { anonymousCsrf, forgetTwoSessions, ownerAction, publicAction, takeFlash, TWO_SESSIONS_FLASH, type DashboardContext } from "../context.js";
 import { html } from "../html.js";
 import { htmlResponse, redirect, requestFacts, safeLocalPath, type RequestFacts } from "../http.js";
 import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
 import { verifyPassword } from "../passwords.js";
-import { clearSessionCookie, resumeSession, SESSION_COOKIE, startSession } from "../sessions.js";
+import { clearSessionCookie, endPresentedSessions, presentedSession, resumeSession, startSession } from "../sessions.js";
 import { giveBackAttempt, reserveAttempt, throttleKeys, tryAgainIn } from "../throttle.js";
 
 /** Adds GET/POST /sign-in and POST /sign-out. */
@@ -14,8 +14,11 @@ export function registerSignIn(app: H3, ctx: DashboardContext): void {
   app.get("/sign-in", async (event) => {
     const facts = requestFacts(event, ctx.trustProxy);
     const next = safeLocalPath(event.url.searchParams.get("next") ?? "/properties");
-    if (await resumeSession(ctx.store, facts.cookies[SESSION_COOKIE], ctx.now(), facts.https)) return redirect(next);
-    return signInPage(facts, { next });
+    const twoSessions = await forgetTwoSessions(ctx, event.url.pathname, facts);
+    if (twoSessions.length > 0) return signInPage(facts, { next, flash: TWO_SESSIONS_FLASH, cookies: twoSessions });
+    if (await resumeSession(ctx.store, presentedSession(facts).secret, ctx.now(), facts.https)) return redirect(next);
+    const { flash, cookies } = takeFlash(facts);
+    return signInPage(facts, { next, cookies, ...(flash ? { flash } : {}) });
   });
 
   app.post(
@@ -43,8 +46,8 @@ export function registerSignIn(app: H3, ctx: DashboardContext): void {
 
       await giveBackAttempt(ctx.store, attempt.attempt);
       // A new session id at every sign-in; the browser's previous session (if any) ends.
-      const previous = await resumeSession(ctx.store, facts.cookies[SESSION_COOKIE], now, facts.https);
-      if (previous) await ctx.store.deleteSession(previous.session.id);
+      const presented = presentedSession(facts);
+      await endPresentedSessions(ctx.store, presented.secret ? [presented.secret] : presented.ambiguous);
       const started = await startSession(ctx.store, owner.id, now, facts.https);
       return redirect(next, started.cookies);
     }),
@@ -66,10 +69,13 @@ interface SignInState {
   flash?: Flash;
   status?: number;
   headers?: Record<string, string>;
+  /** More `Set-Cookie` values to send (a flash shown, stale cookies removed). */
+  cookies?: string[];
 }
 
 function signInPage(facts: RequestFacts, state: SignInState): Response {
-  const { csrf, cookies } = anonymousCsrf(facts, newSecret);
+  const { csrf, cookies: csrfCookies } = anonymousCsrf(facts, newSecret);
+  const cookies = [...csrfCookies, ...(state.cookies ?? [])];
   const body = html`<section class="card narrow auth">
   <h1>Sign in</h1>
   <p class="muted">Your calendars, API tokens and sync status.</p>
