@@ -133,6 +133,10 @@ describe.skipIf(!HAS_CHROMIUM)("dashboard accessibility (axe-core)", () => {
         await page.goto(`${server.url}${target}`);
         found.push(...(await problems(page, target, width)));
       }
+      // No month label of the timeline is cut off ("November 20"): each fits its nights or is shortened.
+      await page.goto(`${server.url}/properties/${loft.id}/timeline`);
+      const cutOff = await page.evaluate<string[]>("[...document.querySelectorAll('.timeline tr.months th')].filter((th) => th.scrollWidth > th.clientWidth).map((th) => th.textContent)");
+      expect({ width, cutOff }).toEqual({ width, cutOff: [] });
       // The feed preview of Add calendar, then a token created on Profile and on its shortcut page.
       await page.goto(`${server.url}/properties/${loft.id}`);
       await page.getByLabel("Feed URL").fill(feeds.url(`/axe/google-${width}.ics`, { body: buildIcs([stay(20, 2, "Owner stay")]) }));

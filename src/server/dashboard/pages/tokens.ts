@@ -57,7 +57,8 @@ export function registerTokens(app: H3, ctx: DashboardContext): void {
 }
 
 function answer(ctx: DashboardContext, visit: Visit, from: TokensPage, state: TokensState): Promise<Response> {
-  return from === "profile" ? profilePage(ctx, visit, { tokens: state }) : tokensPage(ctx, visit, state);
+  // Answered at /settings/tokens, but it is the Profile page: its navigation says so.
+  return from === "profile" ? profilePage(ctx, { ...visit, path: "/settings/profile" }, { tokens: state }) : tokensPage(ctx, visit, state);
 }
 
 async function tokensPage(ctx: DashboardContext, visit: Visit, state: TokensState = {}): Promise<Response> {
