@@ -98,7 +98,7 @@ describe("sign-in", () => {
     expect(line).not.toMatch(/Secure/);
   });
 
-  it("marks the cookie Secure behind an HTTPS proxy with trust-proxy, and ignores the header without it", async () => {
+  it("names the cookie __Host- and marks it Secure behind an HTTPS proxy with trust-proxy, and ignores the header without it", async () => {
     const ann = await owner();
     const https = { "x-forwarded-proto": "https", "x-forwarded-for": "198.51.100.9" };
     const behindProxy = pageClient((r) => proxied.fetch(r), BASE, { origin: "https://calsync.test", headers: https });
@@ -106,12 +106,53 @@ describe("sign-in", () => {
     expect(behindProxy.lastSetCookies.find((c) => c.startsWith("calsync_csrf="))).toMatch(/; Secure$/);
     const signedIn = await behindProxy.post("/sign-in", { email: ann.email!, password: PASSWORD });
     expect(signedIn.status).toBe(303);
-    expect(behindProxy.lastSetCookies.find((c) => c.startsWith("calsync_session="))).toMatch(/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
+    expect(behindProxy.lastSetCookies.find((c) => c.startsWith("__Host-calsync_session="))).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
+    expect(behindProxy.cookies.has("calsync_session")).toBe(false);
+    expect((await behindProxy.get("/properties")).status).toBe(200);
+    // Under HTTPS only the __Host- name opens a session: a plain one (settable by a sibling subdomain) does not.
+    const secret = behindProxy.cookies.get("__Host-calsync_session")!;
+    behindProxy.cookies.delete("__Host-calsync_session");
+    behindProxy.cookies.set("calsync_session", secret);
+    expect((await behindProxy.get("/properties")).status).toBe(303);
 
     const direct = browser({ headers: https });
     await direct.page("/sign-in");
     await direct.post("/sign-in", { email: ann.email!, password: PASSWORD });
     expect(direct.lastSetCookies.find((c) => c.startsWith("calsync_session="))).not.toMatch(/Secure/);
+  });
+
+  it("signs out a request carrying two session cookies, ending both sessions, and says why once", async () => {
+    const [ann, bob] = [await owner(), await owner()];
+    const [alice, mallory] = [browser(), browser()];
+    await signIn(alice, ann.email!, PASSWORD);
+    await signIn(mallory, bob.email!, PASSWORD);
+    const send = (cookies: string[], path: string) => app.fetch(new Request(`${BASE}${path}`, { headers: { cookie: cookies.join("; ") }, redirect: "manual" }));
+    // The browser sends the planted cookie (longer path) first; neither may be taken.
+    const both = [`calsync_session=${mallory.cookies.get("calsync_session")}`, `calsync_session=${alice.cookies.get("calsync_session")}`];
+    const answer = await send(both, "/properties/x");
+    expect([answer.status, answer.headers.get("location")]).toEqual([303, "/sign-in?next=%2Fproperties%2Fx"]);
+    const set = answer.headers.getSetCookie();
+    for (const cookiePath of ["/", "/properties", "/properties/", "/properties/x"]) {
+      expect(set).toContain(`calsync_session=; Path=${cookiePath}; HttpOnly; SameSite=Lax; Max-Age=0`);
+    }
+    const flash = set.find((c) => c.startsWith("calsync_flash="))!.split(";")[0]!;
+    const signInPage = await send([flash], "/sign-in?next=%2Fproperties%2Fx");
+    expect(await signInPage.text()).toContain("sent two sign-in cookies");
+    expect(signInPage.headers.getSetCookie()).toContain("calsync_flash=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0");
+    expect(await (await send([], "/sign-in")).text()).not.toContain("two sign-in cookies");
+    // Both sessions are over: neither cookie opens a page on its own any more.
+    expect((await alice.get("/properties")).status).toBe(303);
+    expect((await mallory.get("/properties")).status).toBe(303);
+    // A form posted with two cookies does nothing either.
+    await signIn(alice, ann.email!, PASSWORD);
+    const post = await app.fetch(new Request(`${BASE}/properties`, {
+      method: "POST",
+      headers: { cookie: `calsync_session=planted; calsync_session=${alice.cookies.get("calsync_session")}`, origin: BASE, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf: alice.csrf!, name: "Planted", timeZone: "UTC" }),
+      redirect: "manual",
+    }));
+    expect([post.status, post.headers.get("location")]).toEqual([303, "/sign-in"]);
+    expect((await store.listProperties(ann.id)).map((p) => p.name)).not.toContain("Planted");
   });
 
   it("ends the session on sign-out: the old cookie no longer opens any page", async () => {

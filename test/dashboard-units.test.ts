@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { html, join, SafeHtml, url } from "../src/server/dashboard/html.js";
 import { hashPassword, passwordProblem, verifyPassword } from "../src/server/dashboard/passwords.js";
-import { retryAfterSeconds, recordFailure } from "../src/server/dashboard/throttle.js";
+import { giveBackAttempt, reserveAttempt } from "../src/server/dashboard/throttle.js";
 import { buildTimeline, type TimelineReservation } from "../src/server/dashboard/timeline-model.js";
 import { openStore } from "../src/store/index.js";
 
@@ -166,19 +166,22 @@ describe("sign-in throttle", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "calsync-throttle-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("blocks from the 10th failure in 15 minutes until enough of them are older than 15 minutes", async () => {
+  it("refuses the 11th attempt in 15 minutes until enough of them are older than 15 minutes, and not a given-back one", async () => {
     const store = await openStore(path.join(dir, "throttle.db"));
     const start = Date.parse("2027-03-10T12:00:00Z");
     const at = (minutes: number) => new Date(start + minutes * 60_000);
-    for (let i = 0; i < 9; i++) await recordFailure(store, ["email:a@example.com"], at(i));
-    expect(await retryAfterSeconds(store, ["email:a@example.com"], at(9))).toBe(0);
-    await recordFailure(store, ["email:a@example.com"], at(9));
-    await recordFailure(store, ["email:a@example.com"], at(10));
-    // 11 failures: the first two must leave the window (at 16 min) before fewer than 10 remain.
-    expect(await retryAfterSeconds(store, ["email:a@example.com"], at(10))).toBe(6 * 60);
-    expect(await retryAfterSeconds(store, ["email:a@example.com", "ip:192.0.2.1"], at(15.5))).toBe(30);
-    expect(await retryAfterSeconds(store, ["email:a@example.com"], at(16))).toBe(0);
-    expect(await retryAfterSeconds(store, ["email:b@example.com"], at(10))).toBe(0);
+    const email = ["email:a@example.com"];
+    for (let i = 0; i < 9; i++) expect((await reserveAttempt(store, email, at(i))).allowed).toBe(true);
+    const tenth = await reserveAttempt(store, email, at(9));
+    expect(tenth.allowed).toBe(true);
+    // 10 counted: the first must leave the window (at 15 min) before an 11th may be checked.
+    expect(await reserveAttempt(store, email, at(10))).toEqual({ allowed: false, retryAfterSeconds: 5 * 60 });
+    expect(await reserveAttempt(store, [...email, "ip:192.0.2.1"], at(14.5))).toEqual({ allowed: false, retryAfterSeconds: 30 });
+    // The 10th's password matched: given back, it frees a place at once.
+    if (tenth.allowed) await giveBackAttempt(store, tenth.attempt);
+    expect((await reserveAttempt(store, email, at(10))).allowed).toBe(true);
+    expect((await reserveAttempt(store, ["email:b@example.com"], at(10))).allowed).toBe(true);
+    expect((await reserveAttempt(store, email, at(15.5))).allowed).toBe(true);
     await store.close();
   });
 });

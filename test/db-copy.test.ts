@@ -50,8 +50,9 @@ async function seed(store: Store): Promise<void> {
   await store.consumeInvite("a".repeat(64), new Date());
   await store.createInvite({ ownerId: ben.id, hash: "b".repeat(64), expiresAt: new Date(Date.now() + 72 * HOUR) });
   await store.createSession({ ownerId: ana.id, hash: "s".repeat(64), at: new Date(Date.now() - HOUR) });
-  await store.addSignInFailure(["email:ben@example.com", "ip:127.0.0.1"], new Date(Date.now() - 60_000));
-  await store.addSignInFailure(["ip:127.0.0.1"], new Date());
+  const since = new Date(Date.now() - 15 * 60_000);
+  await store.reserveSignInAttempt({ keys: ["email:ben@example.com", "ip:127.0.0.1"], at: new Date(Date.now() - 60_000), since, limit: 10 });
+  await store.reserveSignInAttempt({ keys: ["ip:127.0.0.1"], at: new Date(), since, limit: 10 });
   for (const [i, owner] of [ana, ben].entries()) {
     await store.createToken({ ownerId: owner.id, name: "ci", prefix: `cs_${i}`, hash: String(i).repeat(64), expiresAt: new Date(Date.now() + 86_400_000) });
   }

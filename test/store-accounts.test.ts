@@ -137,23 +137,44 @@ describe.each(storeKinds())("$name store", (kind) => {
     });
   });
 
-  describe("failed sign-ins", () => {
-    it("counts failures per key for every process, oldest first, until cleared or pruned", async () => {
+  describe("sign-in attempts", () => {
+    const reserve = (store: Store, keys: string[], at: Date, since: Date, limit = 3) => store.reserveSignInAttempt({ keys, at, since, limit });
+
+    it("counts attempts per key for every process, refuses one over the limit, forgets old ones and gives matched ones back", async () => {
       const [store, other] = await open(2);
       const now = Date.now();
       const t = (minutesAgo: number) => new Date(now - minutesAgo * MINUTE);
-      await store!.addSignInFailure(["email:ann@example.com", "ip:192.0.2.1"], t(20));
-      await other!.addSignInFailure(["email:ann@example.com", "ip:192.0.2.2"], t(10));
-      await store!.addSignInFailure(["email:ann@example.com", "ip:192.0.2.1"], t(5));
-      await store!.addSignInFailure(["email:ann@example.com"], t(5));
+      const old = await reserve(store!, ["email:ann@example.com", "ip:192.0.2.1"], t(20), t(35));
+      const first = await reserve(other!, ["email:ann@example.com", "ip:192.0.2.2"], t(10), t(25));
+      await reserve(store!, ["email:ann@example.com", "ip:192.0.2.1"], t(5), t(25));
+      expect([old.reserved, first.reserved]).toEqual([true, true]);
 
-      expect(await other!.signInFailures("email:ann@example.com", t(15))).toEqual([t(10), t(5), t(5)].map((d) => d.toISOString()));
-      expect(await other!.signInFailures("ip:192.0.2.1", t(60))).toHaveLength(2);
-      await other!.pruneSignInFailures(t(15));
+      expect(await other!.signInFailures("email:ann@example.com", t(60))).toEqual([t(20), t(10), t(5)].map((d) => d.toISOString()));
+      // The limit (3) is reached under the email: refused, nothing written, freed when the oldest counted one leaves.
+      expect(await reserve(other!, ["email:ann@example.com", "ip:192.0.2.9"], t(4), t(60))).toEqual({ reserved: false, freedBy: t(20).toISOString() });
+      expect(await store!.signInFailures("ip:192.0.2.9", t(60))).toEqual([]);
+      // A window that starts later forgets the attempt 20 minutes ago, in the database too.
+      expect((await reserve(other!, ["ip:192.0.2.3"], t(4), t(15))).reserved).toBe(true);
       expect(await store!.signInFailures("ip:192.0.2.1", t(60))).toHaveLength(1);
+      expect((await reserve(store!, ["email:ann@example.com"], t(3), t(15))).reserved).toBe(true);
+      expect((await reserve(store!, ["email:ann@example.com"], t(2), t(15))).reserved).toBe(false);
+
+      if (first.reserved) await store!.releaseSignInAttempt(first.attempt);
+      expect(await other!.signInFailures("ip:192.0.2.2", t(60))).toEqual([]);
+      expect(await other!.signInFailures("email:ann@example.com", t(60))).toHaveLength(2);
       await other!.clearSignInFailures("email:ann@example.com");
       expect(await store!.signInFailures("email:ann@example.com", t(60))).toEqual([]);
-      expect(await store!.signInFailures("ip:192.0.2.2", t(60))).toHaveLength(1);
+    });
+
+    it("lets exactly `limit` of a burst through when two processes reserve at once", async () => {
+      const [store, other] = await open(2);
+      const now = new Date();
+      const since = new Date(now.getTime() - 15 * MINUTE);
+      const burst = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => reserve(i % 2 ? store! : other!, ["email:ann@example.com", `ip:192.0.2.${i}`], now, since, 10)),
+      );
+      expect(burst.filter((r) => r.reserved)).toHaveLength(10);
+      expect(await store!.signInFailures("email:ann@example.com", since)).toHaveLength(10);
     });
   });
 });

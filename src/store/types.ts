@@ -42,6 +42,12 @@ export interface SessionRecord {
   lastSeenAt: string;
 }
 
+/**
+ * A password check counted before it is made: `attempt` to give back when the password matched, or,
+ * when a key is full, the time of the counted attempt whose leaving the window frees a place.
+ */
+export type SignInReservation = { reserved: true; attempt: string } | { reserved: false; freedBy: string };
+
 /** An API token as stored: never the token itself, only its SHA-256 hash and a display prefix. */
 export interface TokenRecord {
   id: string;
@@ -199,14 +205,19 @@ export interface Store extends SyncStore {
   /** Removes sessions last seen before `before`; resolves to how many. */
   deleteIdleSessions(before: Date): Promise<number>;
 
-  /** Records one failed sign-in under each key (e.g. `email:…`, `ip:…`). */
-  addSignInFailure(keys: string[], at: Date): Promise<void>;
-  /** Times (ISO, oldest first) of the failures recorded under `key` at or after `since`. */
+  /**
+   * Counts one password check under every key (e.g. `email:…`, `ip:…`) before it is made, atomically
+   * across processes and instances: when any key already holds `limit` attempts after `since`,
+   * nothing is written and the answer says which attempt must leave the window first. Attempts at `since`
+   * or older are forgotten on the way.
+   */
+  reserveSignInAttempt(input: { keys: string[]; at: Date; since: Date; limit: number }): Promise<SignInReservation>;
+  /** Gives a reserved attempt back (its password matched): it no longer counts under any key. */
+  releaseSignInAttempt(attempt: string): Promise<void>;
+  /** Times (ISO, oldest first) of the attempts counted under `key` at or after `since`. */
   signInFailures(key: string, since: Date): Promise<string[]>;
-  /** Forgets the failures under `key` (after a successful sign-in). */
+  /** Forgets the attempts under `key`. */
   clearSignInFailures(key: string): Promise<void>;
-  /** Forgets failures older than `before`; they no longer count. */
-  pruneSignInFailures(before: Date): Promise<void>;
 
   /** Stores an already generated token's hash; the caller shows the plain token once. */
   createToken(input: { ownerId: string; name: string; prefix: string; hash: string; expiresAt: Date | null }): Promise<TokenRecord>;

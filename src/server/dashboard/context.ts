@@ -7,7 +7,7 @@ import { cookie, readForm, redirect, requestFacts, type RequestFacts } from "./h
 import type { Flash, LayoutVisit } from "./layout.js";
 import { errorPage } from "./pages/errors.js";
 import { csrfMatches, csrfTokenFor, sameOrigin } from "./security.js";
-import { clearSessionCookie, resumeSession, SESSION_COOKIE, type OpenSession } from "./sessions.js";
+import { clearSessionCookie, clearSessionCookiesAlong, endPresentedSessions, presentedSession, resumeSession, type OpenSession } from "./sessions.js";
 
 /** Options of the dashboard, resolved by `createApp`. */
 export interface DashboardContext {
@@ -42,15 +42,14 @@ export function ownerPage(ctx: DashboardContext, handler: Handler<[Visit]>): (ev
   return async (event) => {
     const facts = requestFacts(event, ctx.trustProxy);
     const visit = await visitOf(ctx, event, facts);
-    if (!visit) {
+    if (!isVisit(visit)) {
       const next = `${event.url.pathname}${event.url.search}`;
-      return redirect(`/sign-in?next=${encodeURIComponent(next)}`, staleSessionCookie(facts));
+      return signedOut(ctx, event, facts, visit, `/sign-in?next=${encodeURIComponent(next)}`);
     }
-    const flash = readFlash(facts.cookies[FLASH_COOKIE]);
+    const { flash, cookies: flashCookies } = takeFlash(facts);
     if (flash) visit.flash = flash;
     const response = await handler(event, visit);
-    const cookies = [...visit.open.cookies, ...(facts.cookies[FLASH_COOKIE] ? [cookie(FLASH_COOKIE, "", { secure: facts.https, maxAgeSeconds: 0 })] : [])];
-    return withCookies(response, cookies);
+    return withCookies(response, [...visit.open.cookies, ...flashCookies]);
   };
 }
 
@@ -62,7 +61,7 @@ export function ownerAction(ctx: DashboardContext, handler: Handler<[Visit, URLS
     const form = await readForm(event);
     if (!form) return errorPage(400, "Bad request", "This address takes a form from the dashboard.");
     const visit = await visitOf(ctx, event, facts);
-    if (!visit) return redirect("/sign-in", staleSessionCookie(facts));
+    if (!isVisit(visit)) return signedOut(ctx, event, facts, visit, "/sign-in");
     if (!csrfMatches(visit.open.secret, form.get("csrf"))) return refused();
     return withCookies(await handler(event, visit, form), visit.open.cookies);
   };
@@ -90,16 +89,62 @@ export function anonymousCsrf(facts: RequestFacts, newSecret: () => string): { c
 
 /** A 303 to `location` that shows `flash` there once. */
 export function redirectWithFlash(visit: { facts: RequestFacts }, location: string, flash: Flash): Response {
-  const value = Buffer.from(JSON.stringify(flash)).toString("base64url");
-  return redirect(location, [cookie(FLASH_COOKIE, value, { secure: visit.facts.https, maxAgeSeconds: 60 })]);
+  return redirect(location, [flashCookie(flash, visit.facts.https)]);
 }
 
-async function visitOf(ctx: DashboardContext, event: H3Event, facts: RequestFacts): Promise<Visit | undefined> {
-  const open = await resumeSession(ctx.store, facts.cookies[SESSION_COOKIE], ctx.now(), facts.https);
-  if (!open) return undefined;
+/** The flash this request carries (shown once), and the cookie that removes it. */
+export function takeFlash(facts: RequestFacts): { flash?: Flash; cookies: string[] } {
+  if (!facts.cookies[FLASH_COOKIE]) return { cookies: [] };
+  const flash = readFlash(facts.cookies[FLASH_COOKIE]);
+  return { ...(flash ? { flash } : {}), cookies: [cookie(FLASH_COOKIE, "", { secure: facts.https, maxAgeSeconds: 0 })] };
+}
+
+/** What a request two session cookies were sent with is told on the sign-in page. */
+export const TWO_SESSIONS_FLASH: Flash = {
+  tone: "warn",
+  text:
+    "You were signed out: this browser sent two sign-in cookies, so calsync could not tell which account is yours. " +
+    "Another site on this host (another port or subdomain) may have set one. Sign in again.",
+};
+
+/**
+ * When `facts` presents two session cookies: ends both sessions (so neither can be used again) and
+ * answers the `Set-Cookie` values removing them; otherwise changes nothing and answers none.
+ */
+export async function forgetTwoSessions(ctx: DashboardContext, pathname: string, facts: RequestFacts): Promise<string[]> {
+  const { ambiguous } = presentedSession(facts);
+  if (ambiguous.length === 0) return [];
+  await endPresentedSessions(ctx.store, ambiguous);
+  return clearSessionCookiesAlong(pathname, facts.https);
+}
+
+type NoVisit = "signed-out" | "two-sessions";
+
+function isVisit(visit: Visit | NoVisit): visit is Visit {
+  return typeof visit !== "string";
+}
+
+async function visitOf(ctx: DashboardContext, event: H3Event, facts: RequestFacts): Promise<Visit | NoVisit> {
+  const presented = presentedSession(facts);
+  if (presented.ambiguous.length > 0) return "two-sessions";
+  const open = await resumeSession(ctx.store, presented.secret, ctx.now(), facts.https);
+  if (!open) return "signed-out";
   const owner = await ctx.store.getOwner(open.session.ownerId);
-  if (!owner) return undefined;
+  if (!owner) return "signed-out";
   return { owner, open, facts, ownerName: owner.name, path: event.url.pathname, csrf: csrfTokenFor(open.secret) };
+}
+
+// Sent to sign in: a stale cookie is removed; two cookies end both sessions and the sign-in page says why.
+async function signedOut(ctx: DashboardContext, event: H3Event, facts: RequestFacts, why: NoVisit, location: string): Promise<Response> {
+  if (why === "two-sessions") {
+    const cleared = await forgetTwoSessions(ctx, event.url.pathname, facts);
+    return redirect(location, [...cleared, flashCookie(TWO_SESSIONS_FLASH, facts.https)]);
+  }
+  return redirect(location, presentedSession(facts).secret ? [clearSessionCookie(facts.https)] : []);
+}
+
+function flashCookie(flash: Flash, secure: boolean): string {
+  return cookie(FLASH_COOKIE, Buffer.from(JSON.stringify(flash)).toString("base64url"), { secure, maxAgeSeconds: 60 });
 }
 
 // A flash is only ever text shown back to the same browser, escaped like any other text.
@@ -112,10 +157,6 @@ function readFlash(value: string | undefined): Flash | undefined {
   } catch {
     return undefined;
   }
-}
-
-function staleSessionCookie(facts: RequestFacts): string[] {
-  return facts.cookies[SESSION_COOKIE] ? [clearSessionCookie(facts.https)] : [];
 }
 
 function refused(): Response {

@@ -35,9 +35,9 @@ export function shortDay(date: string): string {
 }
 
 /** Month name and year, e.g. `March 2027`, of a `YYYY-MM-DD` date. */
-export function monthLabel(date: string): string {
+export function monthLabel(date: string, month: "long" | "short" = "long"): string {
   const d = utcDate(date);
-  return `${d.toLocaleString("en", { month: "long", timeZone: "UTC" })} ${d.getUTCFullYear()}`;
+  return `${d.toLocaleString("en", { month, timeZone: "UTC" })} ${d.getUTCFullYear()}`;
 }
 
 /** Day of the week of a `YYYY-MM-DD` date, 0 = Sunday. */

@@ -11,7 +11,10 @@ export interface RequestFacts {
   https: boolean;
   /** The client's address: the socket's, or with trust-proxy the one the proxy appended last. */
   clientAddress: string;
+  /** The first value of each cookie. */
   cookies: Record<string, string>;
+  /** Every value of each cookie, in the order sent: a name sent twice (paths differ) has two. */
+  cookieValues: Record<string, string[]>;
 }
 
 /** Reads the request; `trustProxy` lets `X-Forwarded-Proto`, `-Host` and `-For` of one proxy in front count. */
@@ -24,7 +27,7 @@ export function requestFacts(event: H3Event, trustProxy: boolean): RequestFacts 
     origin: originOf(`${https ? "https" : "http"}://${host}`),
     https,
     clientAddress: forwarded("x-forwarded-for") ?? getRequestIP(event) ?? "unknown",
-    cookies: parseCookies(headers.get("cookie")),
+    ...parseCookies(headers.get("cookie")),
   };
 }
 
@@ -43,20 +46,27 @@ function lastListItem(value: string | null): string | undefined {
   return item ? item : undefined;
 }
 
-function parseCookies(header: string | null): Record<string, string> {
-  const cookies: Record<string, string> = {};
+function parseCookies(header: string | null): { cookies: Record<string, string>; cookieValues: Record<string, string[]> } {
+  // No prototype: a cookie named __proto__ is just a cookie.
+  const cookies = Object.create(null) as Record<string, string>;
+  const cookieValues = Object.create(null) as Record<string, string[]>;
   for (const pair of (header ?? "").split(";")) {
     const eq = pair.indexOf("=");
     if (eq <= 0) continue;
     const name = pair.slice(0, eq).trim();
-    if (!(name in cookies)) cookies[name] = pair.slice(eq + 1).trim();
+    const value = pair.slice(eq + 1).trim();
+    if (!(name in cookieValues)) {
+      cookies[name] = value;
+      cookieValues[name] = [];
+    }
+    cookieValues[name]!.push(value);
   }
-  return cookies;
+  return { cookies, cookieValues };
 }
 
-/** A `Set-Cookie` value: always HttpOnly, SameSite=Lax and Path=/, Secure under HTTPS; `maxAge` 0 deletes it. */
-export function cookie(name: string, value: string, options: { secure: boolean; maxAgeSeconds?: number }): string {
-  const parts = [`${name}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax"];
+/** A `Set-Cookie` value: always HttpOnly and SameSite=Lax, Path=/ unless told, Secure under HTTPS; `maxAge` 0 deletes it. */
+export function cookie(name: string, value: string, options: { secure: boolean; maxAgeSeconds?: number; path?: string }): string {
+  const parts = [`${name}=${value}`, `Path=${options.path ?? "/"}`, "HttpOnly", "SameSite=Lax"];
   if (options.maxAgeSeconds !== undefined) parts.push(`Max-Age=${options.maxAgeSeconds}`);
   if (options.secure) parts.push("Secure");
   return parts.join("; ");

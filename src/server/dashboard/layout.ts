@@ -16,10 +16,16 @@ export interface LayoutVisit {
   flash?: Flash;
 }
 
-const NAVIGATION = [
+/**
+ * The main navigation. A link is current on its own path and below, or below `section`; of several,
+ * the one whose match is longest ("API tokens" rather than "Settings" on /settings/tokens).
+ */
+const NAVIGATION: ReadonlyArray<{ href: string; label: string; section?: string }> = [
   { href: "/properties", label: "Properties" },
+  // A shortcut to the API tokens section of Settings, kept where owners learned to look.
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/webhooks", label: "Webhooks" },
+  { href: "/settings/profile", label: "Settings", section: "/settings" },
 ];
 
 /** A whole HTML document. Without `visit` it is a signed-out page (sign-in, invite, errors). */
@@ -50,8 +56,11 @@ ${options.body}
 }
 
 function navigation(visit: LayoutVisit): SafeHtml {
-  const links = NAVIGATION.map(({ href, label }) => {
-    const current = visit.path === href || visit.path.startsWith(`${href}/`);
+  const matched = (prefix: string) => visit.path === prefix || visit.path.startsWith(`${prefix}/`);
+  const matches = NAVIGATION.map((link) => Math.max(...[link.href, link.section ?? link.href].map((p) => (matched(p) ? p.length : -1))));
+  const best = Math.max(...matches);
+  const links = NAVIGATION.map(({ href, label }, i) => {
+    const current = best >= 0 && matches[i] === best;
     return html`<a href="$${url(href)}"${current ? html` aria-current="page"` : html``}>${label}</a>`;
   });
   return html`<nav class="nav" aria-label="Main">${links}</nav>

@@ -1,18 +1,19 @@
-// Sign-in throttling (CONTRACT §9): after 10 failed sign-ins for one email or from one client address
-// within 15 minutes, sign-in answers 429 with Retry-After. The counts live in the store, so every
-// instance on one database sees the same ones.
+// Password throttling (CONTRACT §9): at most 10 password checks per email and per client address within
+// 15 minutes, then 429 with Retry-After. Each check is counted in the store BEFORE it is made, so a burst
+// of any size, spread over any number of instances, gets at most 10 checks; one whose password matched
+// is given back. Sign-in, the password change and the password-reset form all go through reserveAttempt.
 import { createHash } from "node:crypto";
 import type { Store } from "../../store/types.js";
 
-/** Failures allowed per email and per client address within the window. */
+/** Password checks allowed per key within the window. */
 export const MAX_FAILURES = 10;
-/** The window failures are counted in. */
+/** The window checks are counted in. */
 export const WINDOW_MS = 15 * 60 * 1000;
 
 /** Longest value kept as typed in a key; no email (254) or address is longer. */
 const MAX_KEY_VALUE = 320;
 
-/** Store keys a sign-in attempt counts under. */
+/** Store keys a password check counts under: the email (or account) it guesses at, and where it comes from. */
 export function throttleKeys(email: string, clientAddress: string): string[] {
   return [`email:${bounded(email)}`, `ip:${bounded(clientAddress)}`];
 }
@@ -23,22 +24,28 @@ function bounded(value: string): string {
   return value.length <= MAX_KEY_VALUE ? value : `sha256:${createHash("sha256").update(value).digest("hex")}`;
 }
 
-/** Seconds until an attempt under `keys` may be made again, or 0 when it may be made now. */
-export async function retryAfterSeconds(store: Store, keys: string[], now: Date): Promise<number> {
+/** A check that may go ahead (give `attempt` back if it succeeds), or how long to wait. */
+export type Attempt = { allowed: true; attempt: string } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * Reserves one password check under every key, atomically in the store, before the check is made.
+ * Refused (with the seconds until a place frees) when any key already counts 10 in the last 15 minutes.
+ */
+export async function reserveAttempt(store: Store, keys: string[], now: Date): Promise<Attempt> {
   const since = new Date(now.getTime() - WINDOW_MS);
-  let waitMs = 0;
-  for (const key of keys) {
-    const failures = await store.signInFailures(key, since);
-    if (failures.length < MAX_FAILURES) continue;
-    // Blocked until enough of the oldest failures leave the window to bring the count under the limit.
-    const freeing = failures[failures.length - MAX_FAILURES]!;
-    waitMs = Math.max(waitMs, Date.parse(freeing) + WINDOW_MS - now.getTime());
-  }
-  return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
+  const reservation = await store.reserveSignInAttempt({ keys, at: now, since, limit: MAX_FAILURES });
+  if (reservation.reserved) return { allowed: true, attempt: reservation.attempt };
+  const waitMs = Date.parse(reservation.freedBy) + WINDOW_MS - now.getTime();
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
 }
 
-/** Counts one failed sign-in under `keys`, and forgets failures too old to count. */
-export async function recordFailure(store: Store, keys: string[], now: Date): Promise<void> {
-  await store.pruneSignInFailures(new Date(now.getTime() - WINDOW_MS));
-  await store.addSignInFailure(keys, now);
+/** Gives back a reserved check whose password matched: it no longer counts against anyone. */
+export async function giveBackAttempt(store: Store, attempt: string): Promise<void> {
+  await store.releaseSignInAttempt(attempt);
+}
+
+/** The 429 text of a refused attempt, in whole minutes. */
+export function tryAgainIn(retryAfterSeconds: number): string {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return `Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }

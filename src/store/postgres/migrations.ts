@@ -247,6 +247,11 @@ export const MIGRATIONS: readonly string[] = [
     until timestamptz NOT NULL
   );
   `,
+  // 9: twin of SQLite's step 9 (issue 25: sign-in attempts counted before the check, each under an id).
+  `
+  ALTER TABLE sign_in_failures ADD COLUMN attempt text;
+  CREATE INDEX sign_in_failures_attempt ON sign_in_failures(attempt);
+  `,
 ];
 
 /** The schema version this code writes. */

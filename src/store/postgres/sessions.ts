@@ -1,9 +1,21 @@
 // Dashboard sign-in state: one-time invites, server-side sessions and failed sign-ins. Only hashes
 // of invite tokens and session cookies are stored, so a copy of the database opens no account.
 // Failed sign-ins live here rather than in memory so that every instance counts the same failures.
+import { randomUUID } from "node:crypto";
 import { newId } from "../../ids.js";
 import type { PgDatabase } from "./pool.js";
+import type { SignInReservation } from "../types.js";
 import { toInvite, toSession, type InviteRow, type SessionQueries, type SessionRow } from "../sqlite/sessions.js";
+
+// "cals" + 2: the class of the sign-in throttle's advisory locks (migrations take "cals", 1). The sorted
+// subquery is kept apart (OFFSET 0), so the locks are taken in hash order.
+const KEY_LOCKS = `
+  SELECT pg_advisory_xact_lock(1667329141, h)
+  FROM (SELECT DISTINCT hashtext(key) AS h FROM unnest($1::text[]) AS key ORDER BY h OFFSET 0) AS hashes`;
+// The latest, over the keys, of each key's limit-th newest attempt in the window (NULL: no key is full).
+const LIMITTH_NEWEST = `
+  SELECT max(nth.at) AS at FROM unnest($1::text[]) AS k(name),
+  LATERAL (SELECT f.at FROM sign_in_failures f WHERE f.key = k.name AND f.at > $2 ORDER BY f.at DESC LIMIT 1 OFFSET $3) AS nth`;
 
 const OPEN_INVITE = `
   SELECT id, owner_id, created_at, expires_at, used_at FROM owner_invites WHERE hash = $1 AND used_at IS NULL AND expires_at > $2`;
@@ -62,9 +74,23 @@ export function sessionQueries(db: PgDatabase): SessionQueries {
     },
     deleteIdleSessions: (before) => db.run("DELETE FROM owner_sessions WHERE last_seen_at < $1", [before.toISOString()]),
 
-    // One statement for every key: the failure counts under all of them or none.
-    async addSignInFailure(keys, at) {
-      await db.run("INSERT INTO sign_in_failures (key, at) SELECT key, $2::timestamptz FROM unnest($1::text[]) AS key", [keys, at.toISOString()]);
+    // Every key's advisory lock first, in one order (so two requests never wait on each other crosswise):
+    // a request in flight on any instance waits here, then counts the attempts of the ones before it.
+    reserveSignInAttempt: ({ keys, at, since, limit }) =>
+      db.transaction(async (sql): Promise<SignInReservation> => {
+        await sql.query(KEY_LOCKS, [keys]);
+        await sql.run("DELETE FROM sign_in_failures WHERE at <= $1", [since.toISOString()]);
+        const [full] = await sql.query<{ at: string | null }>(LIMITTH_NEWEST, [keys, since.toISOString(), limit - 1]);
+        if (full?.at) return { reserved: false, freedBy: full.at };
+        const attempt = randomUUID();
+        await sql.run(
+          "INSERT INTO sign_in_failures (key, at, attempt) SELECT key, $2::timestamptz, $3 FROM unnest($1::text[]) AS key",
+          [keys, at.toISOString(), attempt],
+        );
+        return { reserved: true, attempt };
+      }),
+    async releaseSignInAttempt(attempt) {
+      await db.run("DELETE FROM sign_in_failures WHERE attempt = $1", [attempt]);
     },
     signInFailures: async (key, since) =>
       (await db.query<{ at: string }>(
@@ -73,9 +99,6 @@ export function sessionQueries(db: PgDatabase): SessionQueries {
       )).map((row) => row.at),
     async clearSignInFailures(key) {
       await db.run("DELETE FROM sign_in_failures WHERE key = $1", [key]);
-    },
-    async pruneSignInFailures(before) {
-      await db.run("DELETE FROM sign_in_failures WHERE at < $1", [before.toISOString()]);
     },
   };
 }

@@ -248,6 +248,12 @@ export const MIGRATIONS: readonly string[] = [
     until TEXT NOT NULL
   );
   `,
+  // 9 (issue 25, CONTRACT §9): sign-in attempts are counted before the password is checked, each under
+  // an id, so an attempt whose password matched can be given back under every key at once.
+  `
+  ALTER TABLE sign_in_failures ADD COLUMN attempt TEXT;
+  CREATE INDEX sign_in_failures_attempt ON sign_in_failures(attempt);
+  `,
 ];
 
 /** The schema version this code writes. */

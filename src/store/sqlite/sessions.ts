@@ -1,8 +1,9 @@
 // Dashboard sign-in state: one-time invites, server-side sessions and failed sign-ins. Only hashes
 // of invite tokens and session cookies are stored, so a copy of the database opens no account.
+import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { newId } from "../../ids.js";
-import type { InviteRecord, SessionRecord, Store } from "../types.js";
+import type { InviteRecord, SessionRecord, SignInReservation, Store } from "../types.js";
 
 export type SessionQueries = Pick<
   Store,
@@ -14,10 +15,10 @@ export type SessionQueries = Pick<
   | "touchSession"
   | "deleteSession"
   | "deleteIdleSessions"
-  | "addSignInFailure"
+  | "reserveSignInAttempt"
+  | "releaseSignInAttempt"
   | "signInFailures"
   | "clearSignInFailures"
-  | "pruneSignInFailures"
 >;
 
 /** An invite row as both stores read it. */
@@ -68,15 +69,31 @@ export function sessionQueries(db: Database.Database): SessionQueries {
   const remove = db.prepare<[string]>("DELETE FROM owner_sessions WHERE id = ?");
   const removeIdle = db.prepare<[string]>("DELETE FROM owner_sessions WHERE last_seen_at < ?");
 
-  const insertFailure = db.prepare<[string, string]>("INSERT INTO sign_in_failures (key, at) VALUES (?, ?)");
-  const addFailures = db.transaction((keys: string[], at: string) => {
-    for (const key of keys) insertFailure.run(key, at);
+  const insertAttempt = db.prepare<[string, string, string]>("INSERT INTO sign_in_failures (key, at, attempt) VALUES (?, ?, ?)");
+  // The limit-th newest attempt under a key: when there is one, the key is full until it leaves the window.
+  const limitthNewest = db.prepare<[string, string, number], { at: string }>(
+    "SELECT at FROM sign_in_failures WHERE key = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?",
+  );
+  const pruneAttempts = db.prepare<[string]>("DELETE FROM sign_in_failures WHERE at <= ?");
+  // Count and insert under IMMEDIATE, which holds the file's write lock from the first read: requests in
+  // flight, in this process or another, each see the attempts of the ones before them.
+  const reserve = db.transaction((keys: string[], at: string, since: string, limit: number): SignInReservation => {
+    pruneAttempts.run(since);
+    let freedBy: string | undefined;
+    for (const key of keys) {
+      const full = limitthNewest.get(key, since, limit - 1);
+      if (full && (freedBy === undefined || full.at > freedBy)) freedBy = full.at;
+    }
+    if (freedBy !== undefined) return { reserved: false, freedBy };
+    const attempt = randomUUID();
+    for (const key of keys) insertAttempt.run(key, at, attempt);
+    return { reserved: true, attempt };
   });
+  const release = db.prepare<[string]>("DELETE FROM sign_in_failures WHERE attempt = ?");
   const failuresSince = db.prepare<[string, string], { at: string }>(
     "SELECT at FROM sign_in_failures WHERE key = ? AND at >= ? ORDER BY at",
   );
   const clearFailures = db.prepare<[string]>("DELETE FROM sign_in_failures WHERE key = ?");
-  const pruneFailures = db.prepare<[string]>("DELETE FROM sign_in_failures WHERE at < ?");
 
   return {
     async createInvite({ ownerId, hash, expiresAt }) {
@@ -107,15 +124,13 @@ export function sessionQueries(db: Database.Database): SessionQueries {
     },
     deleteIdleSessions: async (before) => removeIdle.run(before.toISOString()).changes,
 
-    async addSignInFailure(keys, at) {
-      addFailures(keys, at.toISOString());
+    reserveSignInAttempt: async ({ keys, at, since, limit }) => reserve.immediate(keys, at.toISOString(), since.toISOString(), limit),
+    async releaseSignInAttempt(attempt) {
+      release.run(attempt);
     },
     signInFailures: async (key, since) => failuresSince.all(key, since.toISOString()).map((row) => row.at),
     async clearSignInFailures(key) {
       clearFailures.run(key);
-    },
-    async pruneSignInFailures(before) {
-      pruneFailures.run(before.toISOString());
     },
   };
 }

@@ -1,16 +1,15 @@
-// Settings → Profile: who is signed in, and a password change that ends every other session.
+// Settings → Profile (the page is profile-view.ts): the password change, throttled like sign-in, which
+// ends every other session.
 import type { H3 } from "h3";
-import { ownerAction, ownerPage, redirectWithFlash, type DashboardContext, type Visit } from "../context.js";
-import { html } from "../html.js";
-import { htmlResponse } from "../http.js";
-import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
-import { hashPassword, MIN_PASSWORD_LENGTH, passwordProblem, verifyPassword } from "../passwords.js";
+import { ownerAction, ownerPage, redirectWithFlash, type DashboardContext } from "../context.js";
+import { hashPassword, passwordProblem, verifyPassword } from "../passwords.js";
 import { startSession } from "../sessions.js";
-import { recordFailure, retryAfterSeconds, throttleKeys } from "../throttle.js";
+import { profilePage } from "./profile-view.js";
+import { giveBackAttempt, reserveAttempt, throttleKeys, tryAgainIn } from "../throttle.js";
 
 /** Adds GET /settings/profile and POST /settings/password. */
 export function registerProfile(app: H3, ctx: DashboardContext): void {
-  app.get("/settings/profile", ownerPage(ctx, async (_event, visit) => profilePage(visit)));
+  app.get("/settings/profile", ownerPage(ctx, (_event, visit) => profilePage(ctx, visit)));
 
   app.post(
     "/settings/password",
@@ -18,16 +17,19 @@ export function registerProfile(app: H3, ctx: DashboardContext): void {
       const now = ctx.now();
       // The current password is a secret a stolen session must not be able to guess at leisure.
       const keys = throttleKeys(visit.owner.email ?? visit.owner.id, visit.facts.clientAddress);
-      const wait = await retryAfterSeconds(ctx.store, keys, now);
-      if (wait > 0) return profilePage(visit, { tone: "error", text: "Too many wrong passwords. Try again later." }, 429, { "retry-after": String(wait) });
+      const attempt = await reserveAttempt(ctx.store, keys, now);
+      if (!attempt.allowed) {
+        const text = `Too many wrong passwords. ${tryAgainIn(attempt.retryAfterSeconds)}`;
+        return profilePage(ctx, visit, { passwordError: { tone: "error", text }, status: 429, headers: { "retry-after": String(attempt.retryAfterSeconds) } });
+      }
       const current = form.get("currentPassword") ?? "";
       if (!(await verifyPassword(current, await ctx.store.ownerPasswordHash(visit.owner.id)))) {
-        await recordFailure(ctx.store, keys, now);
-        return profilePage(visit, { tone: "error", text: "The current password is wrong." }, 422);
+        return profilePage(ctx, visit, { passwordError: { tone: "error", text: "The current password is wrong." }, status: 422 });
       }
+      await giveBackAttempt(ctx.store, attempt.attempt);
       const next = form.get("password") ?? "";
       const problem = passwordProblem(next);
-      if (problem) return profilePage(visit, { tone: "error", text: problem }, 422);
+      if (problem) return profilePage(ctx, visit, { passwordError: { tone: "error", text: problem }, status: 422 });
 
       // Ends every session of the owner, this one included; this browser gets a fresh one.
       await ctx.store.setOwnerPassword(visit.owner.id, await hashPassword(next));
@@ -36,21 +38,4 @@ export function registerProfile(app: H3, ctx: DashboardContext): void {
       return redirectWithFlash(visit, "/settings/profile", { tone: "ok", text: "Password changed. Every other browser is signed out." });
     }),
   );
-}
-
-function profilePage(visit: Visit, error?: Flash, status = 200, headers?: Record<string, string>): Response {
-  const body = html`<div class="page-head"><div><h1>Profile</h1><p class="muted">${visit.owner.name} · ${visit.owner.email ?? "no email"}</p></div></div>
-<section class="card narrow-left">
-  <h2>Change password</h2>
-  ${error ? flashMessage(error) : html``}
-  <form method="post" action="/settings/password" class="stack">
-    ${csrfField(visit.csrf)}
-    <input type="email" name="email" value="${visit.owner.email ?? ""}" autocomplete="username" hidden>
-    <label class="field"><span>Current password</span><input type="password" name="currentPassword" autocomplete="current-password" required></label>
-    <label class="field"><span>New password</span><input type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label>
-    <p class="hint">At least ${MIN_PASSWORD_LENGTH} characters. Changing it signs out every other browser.</p>
-    <button type="submit" class="button primary">Change password</button>
-  </form>
-</section>`;
-  return htmlResponse(status, layout({ title: "Profile", body, visit }), { headers });
 }

@@ -58,22 +58,23 @@ function zoneText(property: Property): string {
 }
 
 function calendarTable(visit: Visit, calendars: Calendar[], now: Date): SafeHtml {
+  // On a phone the rows stack, each cell named by its column (data-label): nothing to scroll sideways.
   // consecutiveFailures arrives with a parallel change to the store; shown once calendars carry it.
   const streaks = calendars.some((c) => typeof (c as { consecutiveFailures?: unknown }).consecutiveFailures === "number");
   const rows = calendars.map((calendar) => {
     const failures = (calendar as { consecutiveFailures?: number }).consecutiveFailures;
     return html`<tr class="${calendar.lastStatus === "failed" ? "row-failed" : ""}">
-    <td><span class="chip source-${calendar.source}">${calendar.source}</span></td>
-    <td class="url"><code>${maskUrl(calendar.url)}</code></td>
-    <td>${relativeTime(calendar.lastSyncedAt, now, "not yet")}</td>
-    <td>${statusPill(calendar)}</td>
-    <td>${calendar.lastStatus === "failed" ? html`<code>${calendar.lastErrorCode ?? "error"}</code><div class="error-text">${calendar.lastErrorMessage ?? ""}</div>` : html``}</td>
-    ${streaks ? html`<td class="num">${failures ?? 0}</td>` : html``}
+    <td data-label="Channel"><span class="chip source-${calendar.source}">${calendar.source}</span></td>
+    <td class="url" data-label="Feed"><code>${maskUrl(calendar.url)}</code></td>
+    <td data-label="Last sync">${relativeTime(calendar.lastSyncedAt, now, "not yet")}</td>
+    <td data-label="Status">${statusPill(calendar)}</td>
+    <td data-label="Error">${calendar.lastStatus === "failed" ? html`<code>${calendar.lastErrorCode ?? "error"}</code><div class="error-text">${calendar.lastErrorMessage ?? ""}</div>` : html``}</td>
+    ${streaks ? html`<td class="num" data-label="Failures in a row">${failures ?? 0}</td>` : html``}
     <td class="row-actions"><form method="post" action="$${url(`/calendars/${calendar.id}/remove`)}">${csrfField(visit.csrf)}
       <button type="submit" class="button danger small" aria-label="${`Remove ${calendar.source} calendar`}">Remove</button></form></td>
   </tr>`;
   });
-  return html`<div class="table-wrap"><table class="data">
+  return html`<div class="table-wrap"><table class="data stack">
   <thead><tr><th>Channel</th><th>Feed</th><th>Last sync</th><th>Status</th><th>Error</th>${streaks ? html`<th class="num">Failures in a row</th>` : html``}<th><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${rows}</tbody>
 </table></div>`;

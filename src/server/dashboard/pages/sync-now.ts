@@ -40,7 +40,7 @@ function resultsView(response: SyncResponse, back: string): SafeHtml {
   <p class="muted">${plural(response.propertiesChecked, "property", "properties")} checked in ${response.durationMs} ms</p></div>
   <a class="button" href="$${url(back)}">Back</a></div>
 ${verdict}
-${response.results.length === 0 ? html`<p class="card empty">No calendars to sync yet: add one to a property.</p>` : html`<div class="table-wrap card flush"><table class="data results">
+${response.results.length === 0 ? html`<p class="card empty">No calendars to sync yet: add one to a property.</p>` : html`<div class="table-wrap card flush" tabindex="0" role="region" aria-label="Sync results, scrolls sideways on a narrow screen"><table class="data results">
   <thead><tr><th>Property</th><th>Channel</th><th>Status</th><th class="num">Found</th><th class="num">Created</th><th class="num">Updated</th><th class="num">Cancelled</th><th>Error</th></tr></thead>
   <tbody>${rows}</tbody>
 </table></div>`}

@@ -47,11 +47,12 @@ function timelineTable(timeline: Timeline): SafeHtml {
   const conflictRow = timeline.conflicts.length
     ? html`<tr class="conflict-row"><th scope="row" class="row-label"><span class="conflict-label">⚠ Double bookings</span></th>${cells(timeline.days.length, timeline.conflicts, conflictBar)}</tr>`
     : html``;
-  return html`<div class="timeline-wrap card flush"><table class="timeline">
+  // The wrap scrolls sideways: focusable and named, so a keyboard can scroll it too.
+  return html`<div class="timeline-wrap card flush" tabindex="0" role="region" aria-label="Timeline: 90 nights, scrolls sideways"><table class="timeline">
   <colgroup><col class="label-col">${cols}</colgroup>
   <thead>
-    <tr class="months"><th></th>${months(timeline.days)}</tr>
-    <tr class="days"><th></th>${timeline.days.map((day, i) => html`<th class="${dayClass(day, i)}" title="${longDay(day)}"><span class="wd">${"SMTWTFS"[weekday(day)]}</span>${Number(day.slice(8))}</th>`)}</tr>
+    <tr class="months"><th scope="col"><span class="visually-hidden">Month</span></th>${months(timeline.days)}</tr>
+    <tr class="days"><th scope="col"><span class="visually-hidden">Channel</span></th>${timeline.days.map((day, i) => html`<th class="${dayClass(day, i)}" title="${longDay(day)}"><span class="wd">${"SMTWTFS"[weekday(day)]}</span>${Number(day.slice(8))}</th>`)}</tr>
   </thead>
   <tbody>${rows}${conflictRow}</tbody>
 </table></div>`;
@@ -111,7 +112,9 @@ function months(days: readonly string[]): SafeHtml[] {
     const month = days[i]!.slice(0, 7);
     let span = 0;
     while (i + span < days.length && days[i + span]!.startsWith(month)) span++;
-    out.push(html`<th colspan="${span}" class="month">${span >= 4 ? monthLabel(days[i]!) : ""}</th>`);
+    // A few nights of a month have no room for "November 2026" (it would read "November 20"): "Nov 2026".
+    const label = span >= 9 ? monthLabel(days[i]!) : span >= 5 ? monthLabel(days[i]!, "short") : "";
+    out.push(html`<th scope="colgroup" colspan="${span}" class="month" title="${monthLabel(days[i]!)}">${label}</th>`);
     i += span;
   }
   return out;

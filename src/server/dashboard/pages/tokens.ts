@@ -1,20 +1,18 @@
 // Settings → API tokens: create one (shown once), list them, revoke one. The same tokens as
-// `calsync token create|list|revoke`: only a hash and a display prefix are stored.
+// `calsync token create|list|revoke`: only a hash and a display prefix are stored. The section also
+// sits on Settings → Profile; a form answers on the page it came from.
 import { getRouterParam, type H3 } from "h3";
-import type { TokenRecord } from "../../../store/types.js";
 import { generateToken } from "../../tokens.js";
 import { ownerAction, ownerPage, redirectWithFlash, type DashboardContext, type Visit } from "../context.js";
-import { relativeTime } from "../format.js";
-import { html, url, type SafeHtml } from "../html.js";
+import { html } from "../html.js";
 import { htmlResponse } from "../http.js";
-import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
 import { ownedToken } from "../owned.js";
+import { settingsLayout } from "../settings.js";
 import { notFoundPage } from "./errors.js";
+import { profilePage } from "./profile-view.js";
+import { EXPIRY_CHOICES, MAX_NAME_LENGTH, tokenSection, tokensPageOf, tokensPath, type TokensPage, type TokensState } from "./token-section.js";
 
 const DAY_MS = 86_400_000;
-/** Lifetimes the form offers, in days; "" never expires. */
-const EXPIRY_CHOICES: ReadonlyArray<[string, string]> = [["", "Never"], ["7", "7 days"], ["30", "30 days"], ["90", "90 days"], ["365", "1 year"]];
-const MAX_NAME_LENGTH = 100;
 
 /** Adds GET/POST /settings/tokens and POST /settings/tokens/<id>/revoke. */
 export function registerTokens(app: H3, ctx: DashboardContext): void {
@@ -25,13 +23,14 @@ export function registerTokens(app: H3, ctx: DashboardContext): void {
   app.post(
     "/settings/tokens",
     ownerAction(ctx, async (_event, visit, form) => {
+      const from = tokensPageOf(form);
       const name = (form.get("name") ?? "").trim();
       const days = form.get("expiresInDays") ?? "";
       if (name === "" || name.length > MAX_NAME_LENGTH) {
-        return tokensPage(ctx, visit, { error: { tone: "error", text: `Give the token a name of 1 to ${MAX_NAME_LENGTH} characters, e.g. "backend".` } });
+        return answer(ctx, visit, from, { error: { tone: "error", text: `Give the token a name of 1 to ${MAX_NAME_LENGTH} characters, e.g. "backend".` } });
       }
       if (!EXPIRY_CHOICES.some(([value]) => value === days)) {
-        return tokensPage(ctx, visit, { error: { tone: "error", text: "Choose an expiry from the list." } });
+        return answer(ctx, visit, from, { error: { tone: "error", text: "Choose an expiry from the list." } });
       }
       const generated = generateToken();
       const record = await ctx.store.createToken({
@@ -41,77 +40,30 @@ export function registerTokens(app: H3, ctx: DashboardContext): void {
         hash: generated.hash,
         expiresAt: days === "" ? null : new Date(ctx.now().getTime() + Number(days) * DAY_MS),
       });
-      return tokensPage(ctx, visit, { created: { record, token: generated.token } });
+      return answer(ctx, visit, from, { created: { record, token: generated.token } });
     }),
   );
 
   app.post(
     "/settings/tokens/:id/revoke",
-    ownerAction(ctx, async (event, visit) => {
+    ownerAction(ctx, async (event, visit, form) => {
       const token = await ownedToken(ctx.store, visit.owner.id, getRouterParam(event, "id"));
       if (!token) return notFoundPage(visit);
       await ctx.store.revokeToken(token.id, ctx.now());
       const text = `Revoked "${token.name}" (${token.prefix}…): calls with it now get 401 revoked_token.`;
-      return redirectWithFlash(visit, "/settings/tokens", { tone: "ok", text });
+      return redirectWithFlash(visit, tokensPath(tokensPageOf(form)), { tone: "ok", text });
     }),
   );
 }
 
-interface TokensState {
-  created?: { record: TokenRecord; token: string };
-  error?: Flash;
+function answer(ctx: DashboardContext, visit: Visit, from: TokensPage, state: TokensState): Promise<Response> {
+  // Answered at /settings/tokens, but it is the Profile page: its navigation says so.
+  return from === "profile" ? profilePage(ctx, { ...visit, path: "/settings/profile" }, { tokens: state }) : tokensPage(ctx, visit, state);
 }
 
 async function tokensPage(ctx: DashboardContext, visit: Visit, state: TokensState = {}): Promise<Response> {
-  const tokens = await ctx.store.listTokens(visit.owner.id);
-  const now = ctx.now();
   const body = html`<div class="page-head"><div><h1>API tokens</h1>
   <p class="muted">For <code>POST /api/v1/calendars/sync</code>, the SDK and <code>calsync sync</code>: send one in the <code>x-api-key</code> header.</p></div></div>
-${state.created ? newTokenView(visit, state.created.record, state.created.token) : html``}
-<section class="card">
-  <h2>Create a token</h2>
-  ${state.error ? flashMessage(state.error) : html``}
-  <form method="post" action="/settings/tokens" class="inline-form">
-    ${csrfField(visit.csrf)}
-    <label class="field grow"><span>Token name</span><input type="text" name="name" maxlength="${MAX_NAME_LENGTH}" required placeholder="backend"></label>
-    <div class="field"><label for="token-expires">Expires</label><select id="token-expires" name="expiresInDays">${EXPIRY_CHOICES.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></div>
-    <button type="submit" class="button primary">Create token</button>
-  </form>
-</section>
-<section class="card flush">
-  <h2 class="card-title">Your tokens</h2>
-  ${tokens.length === 0 ? html`<p class="empty-row muted">No tokens yet.</p>` : tokenTable(visit, tokens, now)}
-</section>`;
-  return htmlResponse(state.error ? 422 : 200, layout({ title: "API tokens", body, visit }));
-}
-
-function newTokenView(visit: Visit, record: TokenRecord, token: string): SafeHtml {
-  return html`<section class="card success-card" role="status">
-  <h2>Token "${record.name}" created</h2>
-  <p><strong>Copy it now: it is shown only this once.</strong> calsync keeps only a hash of it.</p>
-  <div class="copy-row"><code class="secret" id="new-token" data-testid="new-token">${token}</code>
-    <button type="button" class="button small" data-copy="new-token" hidden>Copy</button></div>
-  <p class="hint">Try it: <code>curl -X POST -H "x-api-key: ${record.prefix}…" ${visit.facts.origin}/api/v1/calendars/sync</code></p>
-</section>`;
-}
-
-function tokenTable(visit: Visit, tokens: TokenRecord[], now: Date): SafeHtml {
-  const rows = tokens.map((t) => {
-    const expired = t.expiresAt !== null && Date.parse(t.expiresAt) <= now.getTime();
-    const state = t.revokedAt
-      ? html`<span class="pill failed">revoked</span> ${relativeTime(t.revokedAt, now)}`
-      : expired
-        ? html`<span class="pill muted-pill">expired</span>`
-        : html`<span class="pill ok">active</span>`;
-    const revoke = t.revokedAt
-      ? html``
-      : html`<form method="post" action="$${url(`/settings/tokens/${t.id}/revoke`)}">${csrfField(visit.csrf)}<button type="submit" class="button danger small">Revoke</button></form>`;
-    return html`<tr data-token-id="${t.id}">
-    <td>${t.name}</td><td><code>${t.prefix}…</code></td><td>${relativeTime(t.createdAt, now)}</td>
-    <td>${relativeTime(t.lastUsedAt, now)}</td><td>${relativeTime(t.expiresAt, now)}</td><td>${state}</td>
-    <td class="row-actions">${revoke}</td></tr>`;
-  });
-  return html`<div class="table-wrap"><table class="data">
-  <thead><tr><th>Name</th><th>Prefix</th><th>Created</th><th>Last used</th><th>Expires</th><th>Status</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
-  <tbody>${rows}</tbody></table></div>`;
+${await tokenSection(ctx, visit, state, "tokens")}`;
+  return htmlResponse(state.error ? 422 : 200, settingsLayout({ title: "API tokens", body, visit }));
 }

@@ -1,0 +1,88 @@
+// The API tokens section (CONTRACT §9): a token shown once after creation, the create form and the list
+// with Revoke. Shown on Settings → Profile and on its shortcut page, Settings → API tokens; its forms
+// say which page they came from, so the answer is that page again.
+import type { TokenRecord } from "../../../store/types.js";
+import type { DashboardContext, Visit } from "../context.js";
+import { relativeTime } from "../format.js";
+import { html, url, type SafeHtml } from "../html.js";
+import { csrfField, flashMessage, type Flash } from "../layout.js";
+
+/** Lifetimes the form offers, in days; "" never expires. */
+export const EXPIRY_CHOICES: ReadonlyArray<[string, string]> = [["", "Never"], ["7", "7 days"], ["30", "30 days"], ["90", "90 days"], ["365", "1 year"]];
+export const MAX_NAME_LENGTH = 100;
+
+/** The settings page a token form was on. */
+export type TokensPage = "profile" | "tokens";
+
+/** The page a token form came from (its hidden `from` field); the tokens page unless it says profile. */
+export function tokensPageOf(form: URLSearchParams): TokensPage {
+  return form.get("from") === "profile" ? "profile" : "tokens";
+}
+
+/** Where a token form's redirect goes back to. */
+export function tokensPath(page: TokensPage): string {
+  return page === "profile" ? "/settings/profile#api-tokens" : "/settings/tokens";
+}
+
+/** What the section shows besides the list: a token just created, or why creating one failed. */
+export interface TokensState {
+  created?: { record: TokenRecord; token: string };
+  error?: Flash;
+}
+
+/** The section's parts: a token just created, the create form, the list (headings one level under its page's). */
+export async function tokenSection(ctx: DashboardContext, visit: Visit, state: TokensState, from: TokensPage): Promise<SafeHtml> {
+  const tokens = await ctx.store.listTokens(visit.owner.id);
+  const now = ctx.now();
+  // On Profile the section sits under its own "API tokens" heading.
+  const heading = (id: string, text: string, cls = "") =>
+    from === "profile" ? html`<h3 id="${id}" class="${cls}">${text}</h3>` : html`<h2 id="${id}" class="${cls}">${text}</h2>`;
+  return html`${state.created ? newTokenView(visit, state.created.record, state.created.token, heading) : html``}
+<section class="card" aria-labelledby="create-token">
+  ${heading("create-token", "Create a token")}
+  ${state.error ? flashMessage(state.error) : html``}
+  <form method="post" action="/settings/tokens" class="inline-form">
+    ${csrfField(visit.csrf)}
+    <input type="hidden" name="from" value="${from}">
+    <label class="field grow"><span>Token name</span><input type="text" name="name" maxlength="${MAX_NAME_LENGTH}" required placeholder="backend"></label>
+    <div class="field"><label for="token-expires">Expires</label><select id="token-expires" name="expiresInDays">${EXPIRY_CHOICES.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></div>
+    <button type="submit" class="button primary">Create token</button>
+  </form>
+</section>
+<section class="card flush" aria-labelledby="your-tokens">
+  ${heading("your-tokens", "Your tokens", "card-title")}
+  ${tokens.length === 0 ? html`<p class="empty-row muted">No tokens yet.</p>` : tokenTable(visit, tokens, now, from)}
+</section>`;
+}
+
+function newTokenView(visit: Visit, record: TokenRecord, token: string, heading: (id: string, text: string) => SafeHtml): SafeHtml {
+  return html`<section class="card success-card" role="status" aria-labelledby="new-token-heading">
+  ${heading("new-token-heading", `Token "${record.name}" created`)}
+  <p><strong>Copy it now: it is shown only this once.</strong> calsync keeps only a hash of it.</p>
+  <div class="copy-row"><code class="secret" id="new-token" data-testid="new-token">${token}</code>
+    <button type="button" class="button small" data-copy="new-token" hidden>Copy</button></div>
+  <p class="hint">Try it: <code>curl -X POST -H "x-api-key: ${record.prefix}…" ${visit.facts.origin}/api/v1/calendars/sync</code></p>
+</section>`;
+}
+
+// On a phone the rows stack: each cell on a line of its own, named by its column (data-label).
+function tokenTable(visit: Visit, tokens: TokenRecord[], now: Date, from: TokensPage): SafeHtml {
+  const rows = tokens.map((t) => {
+    const expired = t.expiresAt !== null && Date.parse(t.expiresAt) <= now.getTime();
+    const state = t.revokedAt
+      ? html`<span class="pill failed">revoked</span> ${relativeTime(t.revokedAt, now)}`
+      : expired
+        ? html`<span class="pill muted-pill">expired</span>`
+        : html`<span class="pill ok">active</span>`;
+    const revoke = t.revokedAt
+      ? html``
+      : html`<form method="post" action="$${url(`/settings/tokens/${t.id}/revoke`)}">${csrfField(visit.csrf)}<input type="hidden" name="from" value="${from}"><button type="submit" class="button danger small">Revoke</button></form>`;
+    return html`<tr data-token-id="${t.id}">
+    <td data-label="Name">${t.name}</td><td data-label="Prefix"><code>${t.prefix}…</code></td><td data-label="Created">${relativeTime(t.createdAt, now)}</td>
+    <td data-label="Last used">${relativeTime(t.lastUsedAt, now)}</td><td data-label="Expires">${relativeTime(t.expiresAt, now)}</td><td data-label="Status">${state}</td>
+    <td class="row-actions">${revoke}</td></tr>`;
+  });
+  return html`<div class="table-wrap"><table class="data stack">
+  <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <tbody>${rows}</tbody></table></div>`;
+}
