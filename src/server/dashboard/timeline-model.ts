@@ -3,7 +3,7 @@
 import { findConflicts, type ConflictInput } from "../../engine/conflicts.js";
 import type { ReservationKind } from "../../engine/model.js";
 import { addDays } from "../../engine/nights.js";
-import type { CalendarSource } from "../../types.js";
+import type { ReservationSource as CalendarSource } from "../../resource-types.js";
 
 /** A reservation on the timeline, as the store lists it (active ones only count). */
 export type TimelineReservation = Omit<ConflictInput, "propertyName" | "propertyTimeZone"> & {

@@ -8,6 +8,7 @@ export {
   toStoredReservation,
   toSyncRun,
   toToken,
+  toApiReservation,
   type CalendarRow,
   type OwnerRow,
   type PropertyRow,

@@ -67,6 +67,7 @@ function loaders(db: Database.Database, lock: ConnectionLock): Record<Group, Gro
     sessions: async () => (await import("./sessions.js")).sessionQueries(db),
     webhooks: async () => (await import("./webhooks.js")).webhookQueries(db),
     syncLeases: async () => (await import("./sync-leases.js")).syncLeaseQueries(db),
+    directStays: async () => (await import("./direct-stays.js")).directStayQueries(db, lock),
     // Nothing to load: `close` is queued with the other methods so that a call made before it, whose group
     // is still loading, runs first instead of finding the connection closed.
     connection: async () => ({
@@ -79,7 +80,7 @@ function loaders(db: Database.Database, lock: ConnectionLock): Record<Group, Gro
 
 type Group =
   | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "syncPort" | "syncRuns" | "sessions"
-  | "webhooks" | "syncLeases" | "connection";
+  | "webhooks" | "syncLeases" | "directStays" | "connection";
 
 /** The group of every method of the store (the compiler checks that none is missing). */
 const GROUP_OF = {
@@ -146,5 +147,10 @@ const GROUP_OF = {
   releaseWebhookDelivery: "webhooks",
   countPendingWebhookDeliveries: "webhooks",
   pruneWebhookEvents: "webhooks",
+  getReservation: "directStays",
+  reservationsPage: "directStays",
+  availabilityRows: "directStays",
+  findIdempotencyRecord: "directStays",
+  writeDirectStay: "directStays",
   close: "connection",
 } as const satisfies Record<Exclude<keyof Store, "path" | "ping" | keyof CopyQueries | keyof RateLimitQueries>, Group>;
