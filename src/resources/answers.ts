@@ -6,7 +6,7 @@ import type { ApiErrorCode } from "../types.js";
 /** A refusal with its HTTP status and `error.code` (CONTRACT §2, §14). */
 export interface ResourceFailure {
   ok: false;
-  status: 400 | 404 | 409 | 422;
+  status: 400 | 404 | 409 | 413 | 422;
   code: ApiErrorCode;
   message: string;
   /** The query parameter (400) or body field (422) at fault. */

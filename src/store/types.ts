@@ -290,7 +290,7 @@ export interface Store extends SyncStore, ResourceQueries {
    * every process on it shares the counts (PostgreSQL: rate-limiter-flexible's RateLimiterPostgres);
    * undefined where the caller should count in its own memory (SQLite: one server per file).
    */
-  sharedRateLimiter(policy: { limit: number; windowSeconds: number }): Promise<RateLimiterAbstract | undefined>;
+  sharedRateLimiter(policy: { limit: number; windowSeconds: number; /** Keeps one budget's counts apart from another's. @default "sync" */ keyPrefix?: string }): Promise<RateLimiterAbstract | undefined>;
 
   /** Names of the tables in this database (the schema's, not calsync's bookkeeping beside it). */
   tableNames(): Promise<string[]>;
