@@ -8,6 +8,10 @@ import { buildIcs, day } from "./helpers/ics.js";
 import { ownerWith, useServerFixtures } from "./helpers/server-fixtures.js";
 import { storeKinds, type StoreKind } from "./helpers/stores.js";
 
+/** A response whose JSON the test reads freely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type JsonResponse = Omit<Response, "json"> & { json(): Promise<any> };
+
 describe.each(storeKinds())("API v1 resources on $name", (kind: StoreKind) => {
   const { newStore, serve, feed } = useServerFixtures(kind);
 
@@ -17,7 +21,7 @@ describe.each(storeKinds())("API v1 resources on $name", (kind: StoreKind) => {
     const url = feed(airbnb);
     const ann = await ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url }] });
     const server = await serve(store, options);
-    const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, token = ann.token) =>
+    const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, token = ann.token): Promise<JsonResponse> =>
       fetch(`${server.url}${path}`, {
         method,
         headers: { "x-api-key": token, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
@@ -97,7 +101,7 @@ describe.each(storeKinds())("API v1 resources on $name", (kind: StoreKind) => {
     const { store, loft, call } = await setUp();
     const post = (body: unknown, headers: Record<string, string> = {}) => call("POST", `/api/v1/properties/${loft}/reservations`, body, headers);
     const ok = { kind: "booking", arrival: day(40), departure: day(42), refresh: false };
-    const cases: Array<[Promise<Response>, number, string]> = [
+    const cases: Array<[Promise<JsonResponse>, number, string]> = [
       [post({ ...ok, arrival: "2027-13-01" }), 422, "invalid_request"],
       [post({ ...ok, arrival: "20270101" }), 422, "invalid_request"],
       [post({ ...ok, departure: day(40) }), 422, "invalid_request"],
