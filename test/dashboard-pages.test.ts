@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatedEvent } from "../src/engine/model.js";
 import { datedEvent } from "../src/engine/nights.js";
+import { createDirectStay } from "../src/resources/index.js";
 import { generateToken } from "../src/server/tokens.js";
 import { MAX_PROPERTY_NAME_LENGTH } from "../src/store/property-name.js";
 import { startDashboardFixture, BASE, type DashboardFixture } from "./helpers/dashboard-fixture.js";
@@ -246,6 +247,20 @@ describe("timeline", () => {
     expect(html).not.toContain("Far Future Guest");
     expect(html.match(/class="bar booking source-airbnb/g)?.length).toBe(1);
     expect(html).toContain("5 of 90 nights taken");
+  });
+});
+
+describe("timeline and direct stays", () => {
+  it("draws direct stays in a row of their own", async () => {
+    const { owner, client } = await fx.signedIn();
+    const property = await fx.store.createProperty(owner.id, "Direct Loft");
+    const ctx = { store: fx.store, refresh: () => Promise.reject(new Error("no refresh asked for")) };
+    const made = await createDirectStay(ctx, { ownerId: owner.id, propertyId: property.id, body: { kind: "block", arrival: day(3), departure: day(6), summary: "Family week", refresh: false } });
+    expect(made.ok).toBe(true);
+    const html = await client.page(`/properties/${property.id}/timeline`);
+    expect(html).toMatch(/<span class="chip source-direct">direct<\/span>/);
+    expect(html).toMatch(/<td colspan="3" class="bar-cell"><div class="bar block source-direct/);
+    expect(html).toContain("Family week");
   });
 });
 
