@@ -13,6 +13,7 @@ const tasks = {
   startup: async () => (await import("./startup.js")).runStartup(config),
   stall: async () => (await import("./stall.js")).runStall(config),
   fetch: async () => (await import("./fetch-overhead.js")).runFetchOverhead(config),
+  resources: async () => (await import("./resources.js")).runResources(config),
 };
 
 try {

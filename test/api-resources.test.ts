@@ -134,7 +134,7 @@ describe.each(storeKinds())("API v1 resources on $name", (kind: StoreKind) => {
   });
 
   it("checks scopes and keeps the resource routes' own rate budget apart from sync's", async () => {
-    const { store, server, ann, loft, call } = await setUp({ apiRateLimit: { limit: 3, windowSeconds: 60 } });
+    const { store, server, ann, loft, call } = await setUp({ apiRateLimit: { limit: 3, windowSeconds: 60 }, metrics: true });
     const readOnly = generateToken();
     await store.createToken({ ownerId: ann.ownerId, name: "ro", prefix: readOnly.prefix, hash: readOnly.hash, expiresAt: null, scopes: ["read"] });
     const denied = await call("POST", `/api/v1/properties/${loft}/reservations`, { kind: "block", arrival: day(50), departure: day(51) }, {}, readOnly.token);
@@ -147,6 +147,11 @@ describe.each(storeKinds())("API v1 resources on $name", (kind: StoreKind) => {
     expect(statuses).toEqual([200, 200, 200, 429]);
     const syncOk = await fetch(`${server.url}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": ann.token } });
     expect(syncOk.status).toBe(200);
+    expect(syncOk.headers.get("ratelimit-limit")).toBe("6");
+    expect((await call("GET", "/api/v1/properties", undefined, {}, "cs_unknown")).headers.get("ratelimit-limit")).toBe("3");
     expect(await directRows(store, loft)).toEqual([]);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/calsync_http_requests_total\{method="GET",route="\/api\/v1\/properties",status="429"\} 1/);
+    expect(metrics).toMatch(/route="\/api\/v1\/properties\/:id\/reservations",status="403"\} 1/);
   });
 });

@@ -5,7 +5,7 @@ import type { FetchLimiter } from "../engine/fetch-limiter.js";
 import { isStoreUnavailable } from "../store/errors.js";
 import type { Store } from "../store/types.js";
 import type { AccessLogLine } from "./access-log.js";
-import { registerApi } from "./api/index.js";
+import { isResourcePath, registerApi } from "./api/index.js";
 import { errorPage, isApiPath, maskInvitePath, notFoundPage, registerDashboard } from "./dashboard/index.js";
 import { withSecurityHeaders } from "./dashboard/security.js";
 import { errorResponse, jsonResponse } from "./errors.js";
@@ -92,6 +92,7 @@ export function createApp(options: AppOptions): H3 {
       ...options.metrics?.syncHooks,
     });
   const rateLimiter = options.rateLimiter === undefined ? memoryRateLimiter(DEFAULT_RATE_LIMIT) : options.rateLimiter;
+  const apiRateLimiter = options.apiRateLimiter === undefined ? memoryRateLimiter(DEFAULT_API_RATE_LIMIT) : options.apiRateLimiter;
   // Malformed URLs reach our 404 instead of h3's own 400 body; nothing is printed by h3 itself.
   const app = new H3({ allowMalformedURL: true, silent: true });
 
@@ -113,7 +114,8 @@ export function createApp(options: AppOptions): H3 {
       options.onError?.(error, state.requestId);
       response = faultResponse(error, json(event), state.requestId);
     }
-    withRateLimitPolicy(response, event.url.pathname, rateLimiter);
+    // The resource routes tell their own budget (CONTRACT §14); every other /api/ answer sync's.
+    withRateLimitPolicy(response, event.url.pathname, isResourcePath(event.url.pathname) ? apiRateLimiter : rateLimiter);
     options.metrics?.countRequest(event.req.method, event.context.matchedRoute?.route, response.status);
     withSecurityHeaders(response);
     if (!response.headers.has("x-request-id")) response.headers.set("x-request-id", state.requestId);
@@ -133,7 +135,7 @@ export function createApp(options: AppOptions): H3 {
     now,
     runner,
     syncLimiter: rateLimiter,
-    resourceLimiter: options.apiRateLimiter === undefined ? memoryRateLimiter(DEFAULT_API_RATE_LIMIT) : options.apiRateLimiter,
+    resourceLimiter: apiRateLimiter,
     trustProxy: options.trustProxy ?? false,
     requestIdOf: (event) => stateOf(event).requestId,
     onOwner: (event, ownerId) => {

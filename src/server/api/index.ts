@@ -41,3 +41,8 @@ export function registerApi(app: H3, options: ApiOptions): void {
   ];
   for (const [path, allow] of allowed) app.all(path, (event) => errorResponse(405, "method_not_allowed", base.requestIdOf(event), { allow }));
 }
+
+/** True for the paths of the resource routes, which count against their own budget. */
+export function isResourcePath(pathname: string): boolean {
+  return pathname.startsWith("/api/v1/properties") || pathname.startsWith("/api/v1/reservations");
+}

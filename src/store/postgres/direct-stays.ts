@@ -7,14 +7,14 @@ import { runDirectStayWrite, type DirectStayOps, type HolderRow } from "../direc
 import type { IdempotencyRecord, ResourceQueries } from "../direct-stay-types.js";
 import { addToOutbox } from "./outbox.js";
 import type { PgDatabase, Sql } from "./pool.js";
-import { toApiReservation, type ReservationDbRow } from "./rows.js";
+import { API_COLUMNS, toApiReservation, type ReservationDbRow } from "./rows.js";
 
 const ONE = `
   SELECT r.*, c.property_id, c.source, p.owner_id, p.name AS property_name FROM reservations r
   JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id WHERE r.id = $1`;
 // Ordered as JavaScript compares strings (COLLATE "C"), so that the cursor's "after" agrees with the order.
 const PAGE = `
-  SELECT r.*, c.property_id, c.source FROM reservations r JOIN calendars c ON c.id = r.calendar_id
+  SELECT ${API_COLUMNS}, c.property_id, c.source FROM reservations r JOIN calendars c ON c.id = r.calendar_id
   WHERE c.property_id = $1 AND ($2 = 'all' OR r.status = $2)
     AND ($3::text IS NULL OR r.departure > $3) AND ($4::text IS NULL OR r.arrival < $4)
     AND ($5::text IS NULL OR r.arrival COLLATE "C" > $5 OR (r.arrival = $5 AND r.id COLLATE "C" > $6))

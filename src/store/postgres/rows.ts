@@ -9,6 +9,7 @@ export {
   toSyncRun,
   toToken,
   toApiReservation,
+  API_COLUMNS,
   type CalendarRow,
   type OwnerRow,
   type PropertyRow,

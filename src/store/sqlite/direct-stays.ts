@@ -7,9 +7,10 @@ import { runDirectStayWrite, type DirectStayOps, type HolderRow } from "../direc
 import type { IdempotencyRecord, ResourceQueries } from "../direct-stay-types.js";
 import type { ConnectionLock } from "./connection-lock.js";
 import { outboxWriter } from "./outbox.js";
-import { toApiReservation, type ReservationDbRow } from "./rows.js";
+import { API_COLUMNS, toApiReservation, type ReservationDbRow } from "./rows.js";
 
-const RESERVATION_SELECT = `SELECT r.*, c.property_id, c.source FROM reservations r JOIN calendars c ON c.id = r.calendar_id`;
+// Only what the API shows: a feed event's raw properties and details are most of a row's bytes.
+const RESERVATION_SELECT = `SELECT ${API_COLUMNS}, c.property_id, c.source FROM reservations r JOIN calendars c ON c.id = r.calendar_id`;
 
 /** Prepares the resource statements of one database. */
 export function directStayQueries(db: Database.Database, lock: ConnectionLock): ResourceQueries {

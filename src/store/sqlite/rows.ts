@@ -105,6 +105,9 @@ export const toSyncRun = (row: SyncRunDbRow): SyncRunRow => ({
   failed: row.failed,
 });
 
+/** The reservation columns `toApiReservation` reads (`r` the reservations table). */
+export const API_COLUMNS = "r.id, r.calendar_id, r.kind, r.status, r.arrival, r.departure, r.summary, r.note, r.echo_of, r.created_at, r.updated_at";
+
 /** A reservation row joined with its calendar (`property_id`, `source`), as API v1 shows it (CONTRACT §14). */
 export const toApiReservation = (row: ReservationDbRow): Reservation => ({
   id: row.id,
