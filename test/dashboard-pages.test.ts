@@ -193,6 +193,20 @@ describe("API tokens", () => {
     expect(await client.page("/settings/tokens")).toContain(`<code>${record!.prefix}…</code>`);
   });
 
+  it("offers the scopes as checkboxes, all checked, and makes a token with only those left checked", async () => {
+    const { owner, client } = await fx.signedIn();
+    const page = await client.page("/settings/tokens");
+    expect(page.match(/<input type="checkbox" name="scope" value="(sync|read|write)" checked>/g)).toHaveLength(3);
+    expect((await client.post("/settings/tokens", { name: "none", expiresInDays: "", "scopes-offered": "1" })).status).toBe(422);
+    const created = await client.post("/settings/tokens", { name: "site", expiresInDays: "", "scopes-offered": "1", scope: "read" });
+    expect(created.status).toBe(200);
+    const token = /data-testid="new-token">(cs_[0-9A-Za-z]{32})</.exec(await created.text())![1]!;
+    expect((await fx.store.listTokens(owner.id)).map((t) => [t.name, t.scopes])).toEqual([["site", ["read"]]]);
+    const api = await fx.app.fetch(new Request(`${BASE}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": token } }));
+    expect(api.status).toBe(403);
+    expect(await client.page("/settings/tokens")).toContain("<td>read</td>");
+  });
+
   it("refuses a token without a name or with an expiry not offered", async () => {
     const { owner, client } = await fx.signedIn();
     await client.page("/settings/tokens");

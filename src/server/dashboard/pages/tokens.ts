@@ -4,6 +4,7 @@ import { getRouterParam, type H3 } from "h3";
 import type { TokenRecord } from "../../../store/types.js";
 import { generateToken } from "../../tokens.js";
 import { ownerAction, ownerPage, redirectWithFlash, type DashboardContext, type Visit } from "../context.js";
+import { TOKEN_SCOPES, type TokenScope } from "../../../resource-types.js";
 import { relativeTime } from "../format.js";
 import { html, url, type SafeHtml } from "../html.js";
 import { htmlResponse } from "../http.js";
@@ -12,6 +13,13 @@ import { ownedToken } from "../owned.js";
 import { notFoundPage } from "./errors.js";
 
 const DAY_MS = 86_400_000;
+/** What each scope allows (CONTRACT §14), as the form says it. */
+const SCOPE_HINTS: Record<TokenScope, string> = {
+  sync: "start a sync",
+  read: "read properties, reservations, availability",
+  write: "add, change and cancel direct stays",
+};
+
 /** Lifetimes the form offers, in days; "" never expires. */
 const EXPIRY_CHOICES: ReadonlyArray<[string, string]> = [["", "Never"], ["7", "7 days"], ["30", "30 days"], ["90", "90 days"], ["365", "1 year"]];
 const MAX_NAME_LENGTH = 100;
@@ -33,6 +41,12 @@ export function registerTokens(app: H3, ctx: DashboardContext): void {
       if (!EXPIRY_CHOICES.some(([value]) => value === days)) {
         return tokensPage(ctx, visit, { error: { tone: "error", text: "Choose an expiry from the list." } });
       }
+      // The form marks that it offered scopes: a post without that marker (an older page) gets all three.
+      const checked = form.getAll("scope");
+      const scopes = form.has("scopes-offered") ? TOKEN_SCOPES.filter((scope) => checked.includes(scope)) : [...TOKEN_SCOPES];
+      if (scopes.length === 0 || checked.some((scope) => !(TOKEN_SCOPES as readonly string[]).includes(scope))) {
+        return tokensPage(ctx, visit, { error: { tone: "error", text: "Check at least one scope: sync, read or write." } });
+      }
       const generated = generateToken();
       const record = await ctx.store.createToken({
         ownerId: visit.owner.id,
@@ -40,6 +54,7 @@ export function registerTokens(app: H3, ctx: DashboardContext): void {
         prefix: generated.prefix,
         hash: generated.hash,
         expiresAt: days === "" ? null : new Date(ctx.now().getTime() + Number(days) * DAY_MS),
+        scopes,
       });
       return tokensPage(ctx, visit, { created: { record, token: generated.token } });
     }),
@@ -75,6 +90,10 @@ ${state.created ? newTokenView(visit, state.created.record, state.created.token)
     ${csrfField(visit.csrf)}
     <label class="field grow"><span>Token name</span><input type="text" name="name" maxlength="${MAX_NAME_LENGTH}" required placeholder="backend"></label>
     <div class="field"><label for="token-expires">Expires</label><select id="token-expires" name="expiresInDays">${EXPIRY_CHOICES.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></div>
+    <input type="hidden" name="scopes-offered" value="1">
+    <fieldset class="checks"><legend>Scopes</legend>${TOKEN_SCOPES.map(
+      (scope) => html`<label class="check"><input type="checkbox" name="scope" value="${scope}" checked> <code>${scope}</code> <span class="hint">${SCOPE_HINTS[scope]}</span></label>`,
+    )}</fieldset>
     <button type="submit" class="button primary">Create token</button>
   </form>
 </section>
@@ -107,11 +126,11 @@ function tokenTable(visit: Visit, tokens: TokenRecord[], now: Date): SafeHtml {
       ? html``
       : html`<form method="post" action="$${url(`/settings/tokens/${t.id}/revoke`)}">${csrfField(visit.csrf)}<button type="submit" class="button danger small">Revoke</button></form>`;
     return html`<tr data-token-id="${t.id}">
-    <td>${t.name}</td><td><code>${t.prefix}…</code></td><td>${relativeTime(t.createdAt, now)}</td>
+    <td>${t.name}</td><td><code>${t.prefix}…</code></td><td>${t.scopes.join(", ")}</td><td>${relativeTime(t.createdAt, now)}</td>
     <td>${relativeTime(t.lastUsedAt, now)}</td><td>${relativeTime(t.expiresAt, now)}</td><td>${state}</td>
     <td class="row-actions">${revoke}</td></tr>`;
   });
   return html`<div class="table-wrap"><table class="data">
-  <thead><tr><th>Name</th><th>Prefix</th><th>Created</th><th>Last used</th><th>Expires</th><th>Status</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
+  <thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Expires</th><th>Status</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${rows}</tbody></table></div>`;
 }
