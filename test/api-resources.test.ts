@@ -83,6 +83,29 @@ describe.each(storeKinds())("API v1 resources on $name", (kind: StoreKind) => {
     expect((await patch.json()).error.code).toBe("not_direct");
   });
 
+  it("sees a booking the channel's feed gained after the last sync, and names a feed it could not read", async () => {
+    const store = await newStore();
+    let body = buildIcs([{ uid: "a1", start: day(10), end: day(13), summary: "Reserved" }]);
+    let status = 200;
+    const url = feed((_req, res) => void res.writeHead(status, { "content-type": "text/calendar" }).end(body));
+    const ann = await ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url }] });
+    const server = await serve(store);
+    const loft = ann.propertyIds.Loft!;
+    const post = (payload: unknown) =>
+      fetch(`${server.url}/api/v1/properties/${loft}/reservations`, { method: "POST", headers: { "x-api-key": ann.token, "content-type": "application/json" }, body: JSON.stringify(payload) });
+    expect((await fetch(`${server.url}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": ann.token } })).status).toBe(200);
+    body = buildIcs([{ uid: "a1", start: day(10), end: day(13), summary: "Reserved" }, { uid: "a2", start: day(30), end: day(34), summary: "Reserved" }]);
+    const refused = await post({ kind: "booking", arrival: day(32), departure: day(35) });
+    expect(refused.status).toBe(409);
+    const answer = (await refused.json()) as { conflicts: Array<{ source: string; arrival: string }> };
+    expect(answer.conflicts).toEqual([expect.objectContaining({ source: "airbnb", arrival: day(30) })]);
+    status = 503;
+    const made = await post({ kind: "booking", arrival: day(40), departure: day(42) });
+    expect(made.status).toBe(201);
+    const calendar = (await store.listCalendars({ propertyId: loft }))[0]!;
+    expect(((await made.json()) as { warnings: unknown[] }).warnings).toEqual([{ code: "calendar_not_refreshed", calendarId: calendar.id, message: expect.stringContaining("503") }]);
+  });
+
   it("replays an Idempotency-Key and refuses it with another body", async () => {
     const { store, loft, call } = await setUp();
     const body = { kind: "booking", arrival: day(30), departure: day(32), refresh: false };
