@@ -14,6 +14,7 @@ const tasks = {
   exits: async () => (await import("./exit-loop.js")).runExitLoop(config),
   stall: async () => (await import("./stall.js")).runStall(config),
   fetch: async () => (await import("./fetch-overhead.js")).runFetchOverhead(config),
+  resources: async () => (await import("./resources.js")).runResources(config),
 };
 
 try {

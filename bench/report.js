@@ -11,10 +11,13 @@ const TARGETS = [
   { id: "twoInstances", label: "2 PostgreSQL instances ≥ 1.6 × one (requests/s)", bound: 1.6, unit: "×", atLeast: true },
   { id: "postgresVsSqlite", label: "1 PostgreSQL instance ≤ 1.5 × SQLite's time", bound: 1.5, unit: "×" },
   ...SPEED_TARGETS,
+  { id: "directStayCreate", label: "direct stay with a fresh check ≤ 1.2 × one sync of its property", bound: 1.2, unit: "×" },
+  { id: "availability365", label: "availability, 365 nights, 500 stays ≤ 5 ms server time", bound: 5, unit: "ms" },
+  { id: "listPage500", label: "a list page of 500 reservations ≤ 10 ms server time", bound: 10, unit: "ms" },
 ];
 
 /** Builds the results document from the run's options and the children's answers. */
-export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead }) {
+export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources }) {
   const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
     const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
     const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
@@ -40,6 +43,9 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     twoInstances: instances?.ratios.twoOverOne ?? null,
     postgresVsSqlite: instances?.ratios.postgresOverSqlite ?? null,
     ...speedValues({ headline, rss, startup, stall, fetchOverhead }),
+    directStayCreate: resources?.createOverSync ?? null,
+    availability365: resources?.availabilityMs ?? null,
+    listPage500: resources?.pageMs ?? null,
   };
   const targets = TARGETS.map(({ id, label, bound, unit, strict, atLeast }) => {
     const value = values[id];
@@ -56,6 +62,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     ...(startup?.checks ?? []).map((c) => ({ ...c, what: `startup: ${c.what}` })),
     ...(exits?.checks ?? []).map((c) => ({ ...c, what: `exits: ${c.what}` })),
     ...(stall?.checks ?? []).map((c) => ({ ...c, what: `stall: ${c.what}` })),
+    ...(resources?.checks ?? []).map((c) => ({ ...c, what: `resources: ${c.what}` })),
   ];
   return {
     benchmark: "calsync",
@@ -72,6 +79,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     exits,
     stall,
     fetchOverhead,
+    resources,
     targets,
     checks: { passed: checks.filter((c) => c.ok).length, failed: checks.filter((c) => !c.ok).map((c) => c.what) },
   };

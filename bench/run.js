@@ -55,6 +55,7 @@ const scale = [];
 let server;
 let instances;
 let cpu;
+let resources;
 const rss = [];
 try {
   for (const n of sizes) {
@@ -75,6 +76,8 @@ try {
   instances = await runChild("instances", { origins: host.origins, set: "inst" }, 300_000, "instances");
   progress("cpu: parse + diff + write without network");
   cpu = await runChild("cpu", {}, 120_000, "cpu");
+  progress("resources: a direct stay's fresh check against one sync; availability and a list page of 500");
+  resources = await runChild("resources", { origins: host.origins, set: "res" }, 180_000, "resources");
   for (const n of [1000, 5000]) {
     progress(`rss: first sync of N=${n}`);
     rss.push(await runChild("rss", { n, origins: host.origins, set: `rss${n}` }, 60_000 + n * (2 * latencyMs + 20), `rss-n${n}`));
@@ -116,6 +119,7 @@ const results = buildResults({
   exits,
   stall,
   fetchOverhead,
+  resources,
 });
 mkdirSync(RESULTS_DIR, { recursive: true });
 writeFileSync(new URL("latest.json", RESULTS_DIR), `${JSON.stringify(results, null, 2)}\n`);

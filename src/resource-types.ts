@@ -93,7 +93,10 @@ export interface DirectStayUpdate {
   arrival?: string;
   departure?: string;
   summary?: string;
-  note?: string;
+  /** `null` removes the note. */
+  note?: string | null;
+  /** When the nights change, sync the property's channel calendars before checking. @default true */
+  refresh?: boolean;
 }
 
 /** A stay that takes a night asked for (`409 nights_unavailable`). */

@@ -1,3 +1,4 @@
+import type { ReservationSource } from "./resource-types.js";
 // The wire types of API v1 (CONTRACT §2). Server, SDK, engine and CLI all use these, so they cannot drift.
 
 /** Booking channel a calendar comes from. */
@@ -90,7 +91,8 @@ export interface SyncResultEntry {
 /** A reservation taking part in a double booking. */
 export interface ConflictReservation {
   id: string;
-  source: CalendarSource;
+  /** `direct` for a stay entered in calsync (CONTRACT §14). */
+  source: ReservationSource;
   summary: string;
 }
 
@@ -129,7 +131,13 @@ export type ApiErrorCode =
   | "bad_request"
   | "request_too_large"
   | "rate_limited"
-  | "unavailable";
+  | "unavailable"
+  // API v1 resources (CONTRACT §14).
+  | "insufficient_scope"
+  | "nights_unavailable"
+  | "not_direct"
+  | "invalid_request"
+  | "idempotency_key_reused";
 
 /** Body of every non-2xx answer. */
 export interface ErrorBody {
@@ -194,7 +202,8 @@ export interface WebhookReservation {
   propertyId: string;
   propertyName: string;
   calendarId: string;
-  source: CalendarSource;
+  /** `direct` for a stay entered in calsync (CONTRACT §14). */
+  source: ReservationSource;
   uid: string;
   kind: "booking" | "block";
   status: "active" | "cancelled";

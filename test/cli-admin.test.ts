@@ -181,7 +181,7 @@ describe("calsync token", () => {
     const db = tmp.db();
     await json(db, "owner", "add", "Ann");
     const created = await json(db, "token", "create", "--name", "backend");
-    expect(created).toEqual({ id: expect.any(String), token: expect.stringMatching(TOKEN), name: "backend", expiresAt: null });
+    expect(created).toEqual({ id: expect.any(String), token: expect.stringMatching(TOKEN), name: "backend", expiresAt: null, scopes: ["sync", "read", "write"] });
 
     const listed = await runCli(["token", "list", "--json", "--db", db]);
     const human = await runCli(["token", "list", "--db", db]);
@@ -193,6 +193,19 @@ describe("calsync token", () => {
       expect.objectContaining({ id: created.id, name: "backend", expiresAt: null, revokedAt: null }),
     ]);
     expect(listed.stdout).not.toMatch(/hash/);
+  });
+
+  it("creates a token with only the scopes asked for, lists them, and refuses an unknown scope as a usage error", async () => {
+    const db = tmp.db();
+    await json(db, "owner", "add", "Ann");
+    const created = await json(db, "token", "create", "--name", "site", "--scope", "write, read");
+    expect(created.scopes).toEqual(["read", "write"]);
+    expect(JSON.parse((await runCli(["token", "list", "--json", "--db", db])).stdout)[0].scopes).toEqual(["read", "write"]);
+    expect((await runCli(["token", "list", "--db", db])).stdout).toMatch(/SCOPES[\s\S]*read,write/);
+    const bad = await runCli(["token", "create", "--scope", "read,admin", "--db", db]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown scope "admin"/);
+    expect(JSON.parse((await runCli(["token", "list", "--json", "--db", db])).stdout)).toHaveLength(1);
   });
 
   it("prints only the token on stdout for people, with the warning on stderr", async () => {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatedEvent } from "../src/engine/model.js";
 import { datedEvent } from "../src/engine/nights.js";
+import { createDirectStay } from "../src/resources/index.js";
 import { generateToken } from "../src/server/tokens.js";
 import { MAX_PROPERTY_NAME_LENGTH } from "../src/store/property-name.js";
 import { startDashboardFixture, BASE, type DashboardFixture } from "./helpers/dashboard-fixture.js";
@@ -192,6 +193,20 @@ describe("API tokens", () => {
     expect(await client.page("/settings/tokens")).toContain(`<code>${record!.prefix}…</code>`);
   });
 
+  it("offers the scopes as checkboxes, all checked, and makes a token with only those left checked", async () => {
+    const { owner, client } = await fx.signedIn();
+    const page = await client.page("/settings/tokens");
+    expect(page.match(/<input type="checkbox" name="scope" value="(sync|read|write)" checked>/g)).toHaveLength(3);
+    expect((await client.post("/settings/tokens", { name: "none", expiresInDays: "", "scopes-offered": "1" })).status).toBe(422);
+    const created = await client.post("/settings/tokens", { name: "site", expiresInDays: "", "scopes-offered": "1", scope: "read" });
+    expect(created.status).toBe(200);
+    const token = /data-testid="new-token">(cs_[0-9A-Za-z]{32})</.exec(await created.text())![1]!;
+    expect((await fx.store.listTokens(owner.id)).map((t) => [t.name, t.scopes])).toEqual([["site", ["read"]]]);
+    const api = await fx.app.fetch(new Request(`${BASE}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": token } }));
+    expect(api.status).toBe(403);
+    expect(await client.page("/settings/tokens")).toContain("<td>read</td>");
+  });
+
   it("refuses a token without a name or with an expiry not offered", async () => {
     const { owner, client } = await fx.signedIn();
     await client.page("/settings/tokens");
@@ -246,6 +261,20 @@ describe("timeline", () => {
     expect(html).not.toContain("Far Future Guest");
     expect(html.match(/class="bar booking source-airbnb/g)?.length).toBe(1);
     expect(html).toContain("5 of 90 nights taken");
+  });
+});
+
+describe("timeline and direct stays", () => {
+  it("draws direct stays in a row of their own", async () => {
+    const { owner, client } = await fx.signedIn();
+    const property = await fx.store.createProperty(owner.id, "Direct Loft");
+    const ctx = { store: fx.store, refresh: () => Promise.reject(new Error("no refresh asked for")) };
+    const made = await createDirectStay(ctx, { ownerId: owner.id, propertyId: property.id, body: { kind: "block", arrival: day(3), departure: day(6), summary: "Family week", refresh: false } });
+    expect(made.ok).toBe(true);
+    const html = await client.page(`/properties/${property.id}/timeline`);
+    expect(html).toMatch(/<span class="chip source-direct">direct<\/span>/);
+    expect(html).toMatch(/<td colspan="3" class="bar-cell"><div class="bar block source-direct/);
+    expect(html).toContain("Family week");
   });
 });
 

@@ -10,6 +10,8 @@ import { openApiDocument } from "../src/server/openapi/document.js";
 import { NAMED_SCHEMAS } from "../src/server/openapi/schemas.js";
 import { WEBHOOK_EVENT_TYPES } from "../src/types.js";
 import { isBuilt } from "./helpers/cli.js";
+import { generateToken } from "../src/server/tokens.js";
+import { day } from "./helpers/ics.js";
 import { ics, ownerWith, post, useServerFixtures } from "./helpers/server-fixtures.js";
 
 const { feed, newStore, serve } = useServerFixtures();
@@ -121,5 +123,48 @@ describe("the OpenAPI document", () => {
     expect(await answer(await post(server))).toBe(401);
     expect(await answer(await post(server, "cs_notarealtokenatallnotarealtoken"))).toBe(401);
     expect(await answer(await post(server, ann.token))).toBe(429);
+  });
+
+  it("matches real answers of the resource routes: pages, availability, direct stays and their refusals", async () => {
+    const store = await newStore();
+    const ann = await ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed({ status: 503, body: "busy" }) }] });
+    const readOnly = generateToken();
+    await store.createToken({ ownerId: ann.ownerId, name: "ro", prefix: readOnly.prefix, hash: readOnly.hash, expiresAt: null, scopes: ["read"] });
+    const server = await serve(store, { apiRateLimit: { limit: 40, windowSeconds: 60 } });
+    const document = await servedDocument(server);
+    const loft = ann.propertyIds.Loft!;
+    // A 405 is documented under the path's own operations (as the sync route's is under POST).
+    const answer = async (method: string, template: string, path: string, body?: unknown, token = ann.token, documented = method) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { ...(token ? { "x-api-key": token } : {}), "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, unknown>;
+      checkAnswer(document, template, documented.toLowerCase(), res, json);
+      return { status: res.status, json };
+    };
+    const P = "/api/v1/properties";
+    const stays = `${P}/{id}/reservations`;
+    expect((await answer("GET", P, `${P}?limit=1`)).status).toBe(200);
+    expect((await answer("GET", P, `${P}?limit=x`)).status).toBe(400);
+    expect((await answer("GET", `${P}/{id}`, `${P}/${loft}`)).status).toBe(200);
+    expect((await answer("GET", `${P}/{id}`, `${P}/prp_none`)).status).toBe(404);
+    const made = await answer("POST", stays, `${P}/${loft}/reservations`, { kind: "booking", arrival: day(5), departure: day(8), note: "n" });
+    expect(made.status).toBe(201);
+    expect(made.json.warnings).toHaveLength(1);
+    expect((await answer("POST", stays, `${P}/${loft}/reservations`, { kind: "block", arrival: day(6), departure: day(7) })).status).toBe(409);
+    expect((await answer("POST", stays, `${P}/${loft}/reservations`, { kind: "block", arrival: day(6) })).status).toBe(422);
+    expect((await answer("POST", stays, `${P}/${loft}/reservations`, { kind: "block", arrival: day(9), departure: day(10) }, readOnly.token)).status).toBe(403);
+    expect((await answer("GET", stays, `${P}/${loft}/reservations?status=all&limit=1`)).status).toBe(200);
+    expect((await answer("GET", stays, `${P}/${loft}/reservations?cursor=x`)).status).toBe(400);
+    expect((await answer("GET", stays, `${P}/${loft}/reservations`, undefined, "")).status).toBe(401);
+    expect((await answer("GET", `${P}/{id}/availability`, `${P}/${loft}/availability?from=${day(4)}&to=${day(9)}`)).status).toBe(200);
+    const one = "/api/v1/reservations/{id}";
+    const id = made.json.id as string;
+    expect((await answer("PATCH", one, `/api/v1/reservations/${id}`, { summary: "Lee", refresh: false })).status).toBe(200);
+    expect((await answer("DELETE", one, `/api/v1/reservations/${id}`)).status).toBe(200);
+    expect((await answer("DELETE", one, "/api/v1/reservations/rsv_none")).status).toBe(404);
+    expect((await answer("PUT", one, `/api/v1/reservations/${id}`, undefined, ann.token, "PATCH")).status).toBe(405);
   });
 });

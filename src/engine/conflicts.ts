@@ -12,7 +12,8 @@
 // - One conflict per maximal run of nights during which at least two calendars hold a booking;
 //   it lists every booking active during that run. Three channels on the same nights give one
 //   conflict with three reservations, not three pairs; an owner resolves a run of nights at once.
-import type { CalendarSource, Conflict, ConflictReservation } from "../types.js";
+import type { ReservationSource } from "../resource-types.js";
+import type { Conflict, ConflictReservation } from "../types.js";
 import type { ReservationKind, ReservationStatus } from "./model.js";
 import { todayAt } from "./nights.js";
 
@@ -24,7 +25,7 @@ export interface ConflictInput {
   /** The property's IANA zone, where "today" is read; null when not set. */
   propertyTimeZone: string | null;
   calendarId: string;
-  source: CalendarSource;
+  source: ReservationSource;
   kind: ReservationKind;
   status: ReservationStatus;
   /** First night, `YYYY-MM-DD`. */

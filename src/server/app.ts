@@ -1,18 +1,18 @@
-// The h3 app of API v1 (CONTRACT §2) and the owner dashboard (§9): API routes here; auth, errors, request ids,
-// single flight and the dashboard's pages in their own files.
+// The h3 app of API v1 (CONTRACT §2, §14) and the owner dashboard (§9): it composes the doors (the API's routes
+// under api/, the dashboard's pages) and wraps every answer with request ids, faults, security headers and logs.
 import { H3, type H3Event } from "h3";
 import type { FetchLimiter } from "../engine/fetch-limiter.js";
 import { isStoreUnavailable } from "../store/errors.js";
 import type { Store } from "../store/types.js";
 import type { AccessLogLine } from "./access-log.js";
-import { authenticate } from "./auth.js";
+import { isResourcePath, registerApi } from "./api/index.js";
 import { errorPage, isApiPath, maskInvitePath, notFoundPage, registerDashboard } from "./dashboard/index.js";
 import { withSecurityHeaders } from "./dashboard/security.js";
 import { errorResponse, jsonResponse } from "./errors.js";
 import { registerMetricsRoute, type ServerMetrics } from "./metrics.js";
 import { registerOpenApiRoute } from "./openapi/route.js";
 import { maskFeedPath, registerOutboundFeedRoute } from "./outbound-route.js";
-import { DEFAULT_RATE_LIMIT, limitSyncRequest, memoryRateLimiter, withRateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";
+import { DEFAULT_API_RATE_LIMIT, DEFAULT_RATE_LIMIT, memoryRateLimiter, withRateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";
 import { requestIdOf } from "./request-id.js";
 import { SYNC_PATH } from "./routes.js";
 import { createSyncRunner, type SyncRunner } from "./single-flight.js";
@@ -45,6 +45,11 @@ export interface AppOptions {
    * that holds across instances on PostgreSQL. @default 6 a minute per token, in memory
    */
   rateLimiter?: TokenRateLimiter | null;
+  /**
+   * Counts requests to the resource routes (properties, reservations, availability) per token, apart from
+   * sync's; `null` for no limit. @default 120 a minute per token, in memory
+   */
+  apiRateLimiter?: TokenRateLimiter | null;
   /** Serves `GET /metrics` and counts requests (and runs, when the runner is built here). @default no metrics */
   metrics?: ServerMetrics;
   /** Serve the owner dashboard at `/` (it assumes the app is not mounted under a prefix). @default true */
@@ -87,6 +92,7 @@ export function createApp(options: AppOptions): H3 {
       ...options.metrics?.syncHooks,
     });
   const rateLimiter = options.rateLimiter === undefined ? memoryRateLimiter(DEFAULT_RATE_LIMIT) : options.rateLimiter;
+  const apiRateLimiter = options.apiRateLimiter === undefined ? memoryRateLimiter(DEFAULT_API_RATE_LIMIT) : options.apiRateLimiter;
   // Malformed URLs reach our 404 instead of h3's own 400 body; nothing is printed by h3 itself.
   const app = new H3({ allowMalformedURL: true, silent: true });
 
@@ -108,7 +114,8 @@ export function createApp(options: AppOptions): H3 {
       options.onError?.(error, state.requestId);
       response = faultResponse(error, json(event), state.requestId);
     }
-    withRateLimitPolicy(response, event.url.pathname, rateLimiter);
+    // The resource routes tell their own budget (CONTRACT §14); every other /api/ answer sync's.
+    withRateLimitPolicy(response, event.url.pathname, isResourcePath(event.url.pathname) ? apiRateLimiter : rateLimiter);
     options.metrics?.countRequest(event.req.method, event.context.matchedRoute?.route, response.status);
     withSecurityHeaders(response);
     if (!response.headers.has("x-request-id")) response.headers.set("x-request-id", state.requestId);
@@ -123,22 +130,18 @@ export function createApp(options: AppOptions): H3 {
     return response;
   });
 
-  // The request body is never read: the API takes none, and ignoring it costs nothing.
-  app.post(SYNC_PATH, async (event) => {
-    const state = stateOf(event);
-    const auth = await authenticate(options.store, event.req.headers, state.requestId, now());
-    if (!auth.ok) return auth.response;
-    state.ownerId = auth.ownerId;
-    // Counted before joining or starting a run: a request that joins a running sync still counts.
-    const limit = await limitSyncRequest(rateLimiter, auth.tokenId, state.requestId);
-    if ("refused" in limit) return limit.refused;
-    const response = await runner.run(auth.ownerId, "api");
-    return jsonResponse(response.ok ? 200 : 207, response, state.requestId, limit.headers);
+  registerApi(app, {
+    store: options.store,
+    now,
+    runner,
+    syncLimiter: rateLimiter,
+    resourceLimiter: apiRateLimiter,
+    trustProxy: options.trustProxy ?? false,
+    requestIdOf: (event) => stateOf(event).requestId,
+    onOwner: (event, ownerId) => {
+      stateOf(event).ownerId = ownerId;
+    },
   });
-
-  app.all(SYNC_PATH, (event) =>
-    errorResponse(405, "method_not_allowed", stateOf(event).requestId, { allow: "POST" }),
-  );
 
   registerOpenApiRoute(app, (event) => stateOf(event).requestId);
   if (options.metrics) registerMetricsRoute(app, options.metrics, (event) => stateOf(event).requestId);

@@ -14,18 +14,28 @@ const MESSAGES: Record<ApiErrorCode, string> = {
   request_too_large: "the request's headers are too large",
   rate_limited: "too many requests for this API token; retry after the time in Retry-After",
   unavailable: "the database cannot be reached; try again shortly",
+  insufficient_scope: "the API token lacks the scope this route needs",
+  nights_unavailable: "the nights asked for are taken",
+  not_direct: "only direct stays can be changed; channel reservations are read-only",
+  invalid_request: "the request body is not valid",
+  idempotency_key_reused: "this Idempotency-Key was used with another body in the last 24 hours",
 };
 
 /** Reason phrases for the statuses the API answers with; without one, Node sends an empty phrase. */
 export const REASONS: Record<number, string> = {
   200: "OK",
+  201: "Created",
   207: "Multi-Status",
   400: "Bad Request",
   401: "Unauthorized",
+  403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
+  409: "Conflict",
   408: "Request Timeout",
   413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
   429: "Too Many Requests",
   431: "Request Header Fields Too Large",
   500: "Internal Server Error",

@@ -12,6 +12,9 @@ export interface RateLimitPolicy {
 /** The default of `calsync serve` and `createApp`: 6 sync requests a minute per token. */
 export const DEFAULT_RATE_LIMIT: RateLimitPolicy = { limit: 6, windowSeconds: 60 };
 
+/** The default budget of the resource routes (CONTRACT §14): 120 requests a minute per token, apart from sync's. */
+export const DEFAULT_API_RATE_LIMIT: RateLimitPolicy = { limit: 120, windowSeconds: 60 };
+
 /** Reads `N/s`, `N/m` or `N/h` (`0` or `0/m`: no limit): the policy, `null` for none, or why the text is wrong. */
 export function parseRateLimit(text: string): { ok: true; policy: RateLimitPolicy | null } | { ok: false; message: string } {
   const value = text.trim();

@@ -5,7 +5,7 @@ import type { Store } from "../store/types.js";
 import { errorResponse } from "./errors.js";
 import type { RateLimitPolicy } from "./rate-limit-policy.js";
 
-export { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimitPolicy } from "./rate-limit-policy.js";
+export { DEFAULT_API_RATE_LIMIT, DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimitPolicy } from "./rate-limit-policy.js";
 
 /** Where one request leaves its token. */
 export interface RateLimitDecision {
@@ -60,9 +60,9 @@ export function memoryRateLimiter(policy: RateLimitPolicy): TokenRateLimiter {
  * The limiter a server on `store` should use: counts in the database when the store shares them
  * across instances (PostgreSQL), else in this process's memory (SQLite).
  */
-export async function storeRateLimiter(store: Pick<Store, "sharedRateLimiter">, policy: RateLimitPolicy): Promise<TokenRateLimiter> {
+export async function storeRateLimiter(store: Pick<Store, "sharedRateLimiter">, policy: RateLimitPolicy, keyPrefix?: string): Promise<TokenRateLimiter> {
   assertPolicy(policy);
-  const shared = await store.sharedRateLimiter(policy);
+  const shared = await store.sharedRateLimiter({ ...policy, keyPrefix });
   return shared ? tokenRateLimiter(shared) : memoryRateLimiter(policy);
 }
 

@@ -8,3 +8,16 @@ export const OPENAPI_PATH = "/api/v1/openapi.json";
 
 /** Prometheus metrics, served only with `--metrics`. */
 export const METRICS_PATH = "/metrics";
+
+// API v1 resources (CONTRACT §14), as h3 route patterns (also the metrics' route labels).
+
+/** `GET` the owner's properties. */
+export const PROPERTIES_PATH = "/api/v1/properties";
+/** `GET` one property. */
+export const PROPERTY_PATH = "/api/v1/properties/:id";
+/** `GET` a property's reservations, `POST` a direct stay. */
+export const PROPERTY_RESERVATIONS_PATH = "/api/v1/properties/:id/reservations";
+/** `GET` which nights of a property are free. */
+export const AVAILABILITY_PATH = "/api/v1/properties/:id/availability";
+/** `PATCH` or `DELETE` one direct stay. */
+export const RESERVATION_PATH = "/api/v1/reservations/:id";

@@ -12,7 +12,7 @@ import { createServerLog, type ServerLog } from "./access-log.js";
 import { createApp } from "./app.js";
 import { isValidHost, listenExactly } from "./listen.js";
 import { createServerMetrics } from "./metrics.js";
-import { DEFAULT_RATE_LIMIT, storeRateLimiter, type RateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";
+import { DEFAULT_API_RATE_LIMIT, DEFAULT_RATE_LIMIT, storeRateLimiter, type RateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { DEFAULT_LEASE_MS } from "./owner-lease.js";
 import { createSyncRunner } from "./single-flight.js";
@@ -44,6 +44,8 @@ export interface ServeOptions {
    * (so the limit holds across instances), in memory on SQLite. @default 6 a minute
    */
   rateLimit?: RateLimitPolicy | null;
+  /** Requests to the resource routes allowed per token and window, apart from sync's; `null` for no limit. @default 120 a minute */
+  apiRateLimit?: RateLimitPolicy | null;
   /** Serve Prometheus metrics at `GET /metrics`. @default false */
   metrics?: boolean;
   /**
@@ -105,9 +107,12 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       throw error;
     }));
   let rateLimiter: TokenRateLimiter | null;
+  let apiRateLimiter: TokenRateLimiter | null;
   try {
     const rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
     rateLimiter = rateLimit && (await storeRateLimiter(store, rateLimit));
+    const apiRateLimit = options.apiRateLimit === undefined ? DEFAULT_API_RATE_LIMIT : options.apiRateLimit;
+    apiRateLimiter = apiRateLimit && (await storeRateLimiter(store, apiRateLimit, "api"));
   } catch (error) {
     await pool?.close();
     if (ownsStore) await store.close();
@@ -139,6 +144,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     runner,
     metrics,
     rateLimiter,
+    apiRateLimiter,
     allowPrivateNetworks: options.allowPrivateNetworks,
     trustProxy: options.trustProxy,
     logger: log.access,

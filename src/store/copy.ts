@@ -30,6 +30,8 @@ export const COPY_TABLES: readonly string[] = [
   // The echo fetch log (CONTRACT §8): without it, a channel's re-export of nights it fetched before the
   // move would read as a real sale, a double booking, until it fetched again.
   "outbound_fetches",
+  // Idempotency keys (CONTRACT §14): a client retrying a direct stay across the move gets its first answer.
+  "idempotency_keys",
 ];
 
 /** Tables that only hold who is syncing right now and when next: a copy starts them afresh. */

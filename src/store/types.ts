@@ -4,7 +4,9 @@ import type { ServedNights } from "../engine/echoes.js";
 import type { OutboundReservation } from "../engine/outbound-feed.js";
 import type { SyncStore } from "../engine/store-port.js";
 import type { ReservationDetails, ReservationKind, ReservationStatus, SyncTrigger } from "../engine/model.js";
+import type { ReservationSource, TokenScope } from "../resource-types.js";
 import type { CalendarSource, SyncErrorCode, SyncResponse } from "../types.js";
+import type { ResourceQueries } from "./direct-stay-types.js";
 import type {
   ClaimedWebhookDelivery,
   WebhookAttempt,
@@ -16,6 +18,7 @@ import type {
 } from "./webhook-types.js";
 
 export type * from "./webhook-types.js";
+export type * from "./direct-stay-types.js";
 
 export interface Owner {
   id: string;
@@ -61,6 +64,8 @@ export interface TokenRecord {
   expiresAt: string | null;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** What the token may do (CONTRACT §14); tokens made before scopes have all three. */
+  scopes: TokenScope[];
 }
 
 export interface Property {
@@ -86,7 +91,8 @@ export interface Calendar {
   id: string;
   propertyId: string;
   ownerId: string;
-  source: CalendarSource;
+  /** `direct` only for the calendar of stays entered in calsync (listed only when asked for). */
+  source: ReservationSource;
   url: string;
   createdAt: string;
   lastSyncedAt: string | null;
@@ -104,7 +110,7 @@ export interface ReservationRow {
   id: string;
   propertyId: string;
   calendarId: string;
-  source: CalendarSource;
+  source: ReservationSource;
   uid: string;
   kind: ReservationKind;
   status: ReservationStatus;
@@ -171,7 +177,7 @@ export interface RowBatch {
 }
 
 /** The whole store: the engine's port plus administration for the doors. */
-export interface Store extends SyncStore {
+export interface Store extends SyncStore, ResourceQueries {
   /** Where the data lives: the SQLite file path (or `:memory:`), or the database URL with its password masked. */
   readonly path: string;
 
@@ -220,7 +226,8 @@ export interface Store extends SyncStore {
   clearSignInFailures(key: string): Promise<void>;
 
   /** Stores an already generated token's hash; the caller shows the plain token once. */
-  createToken(input: { ownerId: string; name: string; prefix: string; hash: string; expiresAt: Date | null }): Promise<TokenRecord>;
+  /** `scopes` @default every scope */
+  createToken(input: { ownerId: string; name: string; prefix: string; hash: string; expiresAt: Date | null; scopes?: readonly TokenScope[] }): Promise<TokenRecord>;
   listTokens(ownerId?: string): Promise<TokenRecord[]>;
   /** The token with this hash, whatever its state (the caller decides expired/revoked). */
   findTokenByHash(hash: string): Promise<TokenRecord | undefined>;
@@ -249,7 +256,8 @@ export interface Store extends SyncStore {
   propertyFeedToken(id: string, options?: { rotate?: boolean }): Promise<string | undefined>;
 
   createCalendar(input: { propertyId: string; url: string; source: CalendarSource }): Promise<Calendar>;
-  listCalendars(filter?: { ownerId?: string; propertyId?: string }): Promise<Calendar[]>;
+  /** Channel calendars only, unless `includeDirect` (the API's Property lists the `direct` one too). */
+  listCalendars(filter?: { ownerId?: string; propertyId?: string; includeDirect?: boolean }): Promise<Calendar[]>;
   getCalendar(id: string): Promise<Calendar | undefined>;
   /** Removes a calendar with its reservations; false when unknown. */
   removeCalendar(id: string): Promise<boolean>;
@@ -293,7 +301,7 @@ export interface Store extends SyncStore {
    * every process on it shares the counts (PostgreSQL: rate-limiter-flexible's RateLimiterPostgres);
    * undefined where the caller should count in its own memory (SQLite: one server per file).
    */
-  sharedRateLimiter(policy: { limit: number; windowSeconds: number }): Promise<RateLimiterAbstract | undefined>;
+  sharedRateLimiter(policy: { limit: number; windowSeconds: number; /** Keeps one budget's counts apart from another's. @default "sync" */ keyPrefix?: string }): Promise<RateLimiterAbstract | undefined>;
 
   /** Names of the tables in this database (the schema's, not calsync's bookkeeping beside it). */
   tableNames(): Promise<string[]>;

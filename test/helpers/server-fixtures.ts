@@ -135,7 +135,7 @@ export function useServerFixtures(kind?: StoreKind) {
     /** Starts a server on 127.0.0.1, port 0, allowing loopback feeds; closed after each test. */
     async serve(
       store: Store,
-      options: { syncEveryMs?: number; log?: string[]; jsonLogs?: boolean } & Pick<ServeOptions, "rateLimit" | "metrics" | "webhooks"> = {},
+      options: { syncEveryMs?: number; log?: string[]; jsonLogs?: boolean } & Pick<ServeOptions, "rateLimit" | "apiRateLimit" | "metrics" | "webhooks"> = {},
     ) {
       const server = await startServer({
         store,
@@ -145,6 +145,7 @@ export function useServerFixtures(kind?: StoreKind) {
         syncEveryMs: options.syncEveryMs,
         jsonLogs: options.jsonLogs,
         rateLimit: options.rateLimit,
+        apiRateLimit: options.apiRateLimit,
         metrics: options.metrics,
         webhooks: options.webhooks,
         log: (line) => options.log?.push(line),

@@ -21,6 +21,7 @@ export function serveCommand(context: CliContext) {
     .option("--trust-proxy", "behind one reverse proxy: believe its X-Forwarded-Proto/-Host/-For (Secure cookies under HTTPS, real client addresses)")
     .option("--json-logs", "write log lines to stderr as JSON objects")
     .option("--rate-limit <rate>", "sync requests allowed per API token: N/s, N/m or N/h, 0 for no limit (default: 6/m)")
+    .option("--api-rate-limit <rate>", "requests to the resource routes (properties, reservations, availability) per API token, apart from sync's: N/s, N/m or N/h, 0 for no limit (default: 120/m)")
     .option("--metrics", "serve Prometheus metrics at GET /metrics")
     .option("--parse-timeout <ms>", "stop reading a feed that takes longer than this on its worker thread (parse_error; default 20000)", parseMilliseconds)
     .option("--fetch-concurrency <n>", "feeds fetched at once by this process, over all owners (default 16)", parseCount)
@@ -47,6 +48,7 @@ export function serveCommand(context: CliContext) {
       const port = parsePort(options.port ?? env.PORT, options.port === undefined ? "PORT" : "--port");
       const syncEveryMs = options.syncEvery === undefined ? undefined : parseSyncEvery(options.syncEvery);
       const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimitFlag(options.rateLimit);
+      const apiRateLimit = options.apiRateLimit === undefined ? undefined : parseRateLimitFlag(options.apiRateLimit, "--api-rate-limit");
 
       const { startServer } = await import("../../server/serve.js");
       const server = await startServer({
@@ -58,6 +60,7 @@ export function serveCommand(context: CliContext) {
         trustProxy: options.trustProxy ?? false,
         jsonLogs: options.jsonLogs ?? false,
         rateLimit,
+        apiRateLimit,
         metrics: options.metrics ?? false,
         parseTimeoutMs: options.parseTimeout,
         fetchLimits: {
@@ -91,9 +94,9 @@ function parseSyncEvery(value: string): number {
   return ms;
 }
 
-function parseRateLimitFlag(value: string) {
+function parseRateLimitFlag(value: string, flag = "--rate-limit") {
   const parsed = parseRateLimit(value);
-  if (!parsed.ok) throw new UsageError(`--rate-limit: ${parsed.message}`);
+  if (!parsed.ok) throw new UsageError(`${flag}: ${parsed.message}`);
   return parsed.policy;
 }
 

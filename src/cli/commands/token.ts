@@ -1,5 +1,6 @@
 // `calsync token create|list|revoke`: API tokens of an owner. The plain token is shown once, at creation.
 import { Command } from "@commander-js/extra-typings";
+import { TOKEN_SCOPES, type TokenScope } from "../../resource-types.js";
 import type { TokenRecord } from "../../store/types.js";
 import { CliFailure, UsageError, type CliContext } from "../context.js";
 import { parseDuration } from "../duration.js";
@@ -18,7 +19,17 @@ export function tokenJson(token: TokenRecord) {
     expiresAt: token.expiresAt,
     revokedAt: token.revokedAt,
     lastUsedAt: token.lastUsedAt,
+    scopes: token.scopes,
   };
+}
+
+/** `--scope read,write` → the scopes, in documentation order; a usage error names an unknown one. */
+export function parseScopes(value: string): TokenScope[] {
+  const given = value.split(",").map((scope) => scope.trim().toLowerCase()).filter((scope) => scope !== "");
+  const unknown = given.find((scope) => !(TOKEN_SCOPES as readonly string[]).includes(scope));
+  if (unknown !== undefined) throw new UsageError(`--scope: unknown scope "${unknown}" (use ${TOKEN_SCOPES.join(", ")})`);
+  if (given.length === 0) throw new UsageError(`--scope is empty: give one or more of ${TOKEN_SCOPES.join(", ")}`);
+  return TOKEN_SCOPES.filter((scope) => given.includes(scope));
 }
 
 /** The longest `--expires-in`, in days. */
@@ -34,6 +45,7 @@ export function tokenCommand(context: CliContext) {
     .addOption(ownerOption())
     .option("--name <name>", "a name to recognise the token by", "default")
     .option("--expires-in <duration>", "lifetime such as 30s, 15m, 12h or 90d (default: never expires)")
+    .option("--scope <scopes>", "what the token may do, comma-separated: sync (POST /calendars/sync), read (GET routes), write (direct stays) (default: all three)")
     .addOption(jsonOption())
     .addOption(dbOption())
     .action(async (options) => {
@@ -45,6 +57,7 @@ export function tokenCommand(context: CliContext) {
       if (lifetimeMs !== undefined && lifetimeMs > MAX_LIFETIME_DAYS * 86_400_000) {
         throw new UsageError(`--expires-in ${options.expiresIn} is too long: at most ${MAX_LIFETIME_DAYS}d (100 years), or leave it out for none`);
       }
+      const scopes = options.scope === undefined ? [...TOKEN_SCOPES] : parseScopes(options.scope);
       const store = await context.store(options.db);
       const owner = await context.owner(store, options.owner);
       const { generateToken } = await import("../../server/tokens.js");
@@ -55,9 +68,10 @@ export function tokenCommand(context: CliContext) {
         prefix: generated.prefix,
         hash: generated.hash,
         expiresAt: lifetimeMs === undefined ? null : new Date(Date.now() + lifetimeMs),
+        scopes,
       });
       if (options.json) {
-        return writeJson(context, { id: record.id, token: generated.token, name: record.name, expiresAt: record.expiresAt });
+        return writeJson(context, { id: record.id, token: generated.token, name: record.name, expiresAt: record.expiresAt, scopes: record.scopes });
       }
       // Only the token on stdout, so `TOKEN=$(calsync token create)` works; the note goes to stderr.
       writeText(context, generated.token);
@@ -86,12 +100,13 @@ export function tokenCommand(context: CliContext) {
         `${t.prefix}…`,
         t.name,
         owners.get(t.ownerId) ?? t.ownerId,
+        t.scopes.join(","),
         formatTime(t.createdAt),
         t.expiresAt ? `${formatTime(t.expiresAt)}${Date.parse(t.expiresAt) <= now ? " (expired)" : ""}` : "never",
         formatTime(t.revokedAt),
         formatTime(t.lastUsedAt),
       ]);
-      const headers = ["ID", "PREFIX", "NAME", "OWNER", "CREATED", "EXPIRES", "REVOKED", "LAST USED"];
+      const headers = ["ID", "PREFIX", "NAME", "OWNER", "SCOPES", "CREATED", "EXPIRES", "REVOKED", "LAST USED"];
       writeText(context, formatTable(headers.map((header) => ({ header })), rows, stdoutPaint(context)));
     });
 

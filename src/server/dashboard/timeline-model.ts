@@ -3,7 +3,7 @@
 import { findConflicts, type ConflictInput } from "../../engine/conflicts.js";
 import type { ReservationKind } from "../../engine/model.js";
 import { addDays } from "../../engine/nights.js";
-import type { CalendarSource } from "../../types.js";
+import type { ReservationSource } from "../../resource-types.js";
 
 /** A reservation on the timeline, as the store lists it (active ones only count). */
 export type TimelineReservation = Omit<ConflictInput, "propertyName" | "propertyTimeZone"> & {
@@ -34,12 +34,12 @@ export interface TimelineBar extends TimelineSpan {
   /** True when this booking is part of a double booking. */
   conflict: boolean;
   /** For a channel's echo (a block): the channel of the stay it repeats, null when that stay is not among the reservations given. */
-  echoOf?: { source: CalendarSource | null };
+  echoOf?: { source: ReservationSource | null };
 }
 
 export interface TimelineRow {
   calendarId: string;
-  source: CalendarSource;
+  source: ReservationSource;
   /** True when the calendar's last sync failed: its bars are what the last good sync stored. */
   failing: boolean;
   /** The channel, numbered when a property has two calendars of one channel. */
@@ -49,7 +49,7 @@ export interface TimelineRow {
 }
 
 export interface TimelineConflict extends TimelineSpan {
-  sources: CalendarSource[];
+  sources: ReservationSource[];
   summaries: string[];
 }
 
@@ -64,7 +64,7 @@ export interface Timeline {
 
 /** Lays out `reservations` of `calendars` over `days` nights from `today` (the property's date), by their stored nights. */
 export function buildTimeline(input: {
-  calendars: ReadonlyArray<{ id: string; source: CalendarSource; lastStatus?: "success" | "failed" | null }>;
+  calendars: ReadonlyArray<{ id: string; source: ReservationSource; lastStatus?: "success" | "failed" | null }>;
   reservations: readonly TimelineReservation[];
   today: string;
   days: number;
@@ -78,8 +78,8 @@ export function buildTimeline(input: {
 
   const sourceOf = new Map(input.reservations.map((r) => [r.id, r.source]));
   const occupied = new Set<number>();
-  const perSource = new Map<CalendarSource, number>();
-  const sourceCount = (source: CalendarSource) => input.calendars.filter((c) => c.source === source).length;
+  const perSource = new Map<ReservationSource, number>();
+  const sourceCount = (source: ReservationSource) => input.calendars.filter((c) => c.source === source).length;
   const rows = input.calendars.map((calendar): TimelineRow => {
     const n = (perSource.get(calendar.source) ?? 0) + 1;
     perSource.set(calendar.source, n);

@@ -4,6 +4,8 @@ import { SDK_VERSION } from "../../sdk/version.js";
 import type { ApiErrorCode } from "../../types.js";
 import { OPENAPI_PATH, SYNC_PATH } from "../routes.js";
 import { withRefs } from "./refs.js";
+import { resourcePaths } from "./resource-paths.js";
+import { RESOURCE_SCHEMAS } from "./resource-schemas.js";
 import { NAMED_SCHEMAS } from "./schemas.js";
 import { WEBHOOK_SCHEMAS } from "./webhook-schemas.js";
 import { WEBHOOK_EVENTS } from "./webhooks.js";
@@ -13,7 +15,7 @@ const ref = (kind: "schemas" | "headers" | "responses", name: string) => ({ $ref
 const HEADERS = {
   "x-request-id": { description: "Id of this request, also in the server's log (a valid incoming one is echoed).", schema: { type: "string" } },
   "RateLimit-Limit": {
-    description: "Sync requests allowed per window and token. Absent when the server runs without a rate limit.",
+    description: "Requests allowed per window and token: sync's budget on the sync route, the resource routes' own on theirs. Absent when the server runs without a rate limit.",
     schema: { type: "integer", minimum: 1 },
   },
   "RateLimit-Remaining": {
@@ -66,7 +68,7 @@ const COMMON_ERRORS = {
 };
 
 function buildDocument() {
-  const schemas = { ...NAMED_SCHEMAS, ...WEBHOOK_SCHEMAS };
+  const schemas = { ...NAMED_SCHEMAS, ...RESOURCE_SCHEMAS, ...WEBHOOK_SCHEMAS };
   return {
     openapi: "3.1.0",
     info: {
@@ -104,6 +106,7 @@ function buildDocument() {
           },
         },
       },
+      ...resourcePaths(ref, headersOf(RATE_HEADERS), COMMON_ERRORS),
       [OPENAPI_PATH]: {
         get: {
           operationId: "getOpenApiDocument",

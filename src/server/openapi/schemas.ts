@@ -10,6 +10,13 @@ export const calendarSourceSchema = {
   enum: ["airbnb", "booking", "vrbo", "expedia", "google", "tripadvisor", "agoda", "other"],
 } as const;
 
+/** `ReservationSource`: a channel, or `direct` for stays entered in calsync (CONTRACT §14). */
+export const reservationSourceSchema = {
+  type: "string",
+  description: "Booking channel the reservation's calendar comes from, or `direct` for a stay entered in calsync.",
+  enum: [...calendarSourceSchema.enum, "direct"],
+} as const;
+
 /** `SyncStatus`. */
 export const syncStatusSchema = { type: "string", enum: ["success", "failed"] } as const;
 
@@ -89,7 +96,7 @@ export const syncResultEntrySchema = {
 /** `ConflictReservation`. */
 export const conflictReservationSchema = {
   type: "object",
-  properties: { id: { type: "string" }, source: calendarSourceSchema, summary: { type: "string" } },
+  properties: { id: { type: "string" }, source: reservationSourceSchema, summary: { type: "string" } },
   required: ["id", "source", "summary"],
   additionalProperties: false,
 } as const;
@@ -144,6 +151,11 @@ export const apiErrorCodeSchema = {
     "request_too_large",
     "rate_limited",
     "unavailable",
+    "insufficient_scope",
+    "nights_unavailable",
+    "not_direct",
+    "invalid_request",
+    "idempotency_key_reused",
   ],
 } as const;
 

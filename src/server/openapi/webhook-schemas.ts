@@ -1,6 +1,6 @@
 // The JSON Schemas of the webhook payloads (CONTRACT §11), written once like schemas.ts: the OpenAPI
 // document's `webhooks` point at them, and test/openapi-types.test.ts checks them against the event types.
-import { calendarSourceSchema, conflictSchema, syncErrorSchema, syncResponseSchema } from "./schemas.js";
+import { calendarSourceSchema, conflictSchema, reservationSourceSchema, syncErrorSchema, syncResponseSchema } from "./schemas.js";
 
 const isoTime = { type: "string", description: "ISO-8601 UTC time." } as const;
 const date = { type: "string", description: "`YYYY-MM-DD`." } as const;
@@ -29,7 +29,7 @@ export const webhookReservationSchema = {
     propertyId: { type: "string" },
     propertyName: { type: "string" },
     calendarId: { type: "string" },
-    source: calendarSourceSchema,
+    source: reservationSourceSchema,
     uid: { type: "string" },
     kind: { type: "string", enum: ["booking", "block"] },
     status: { type: "string", enum: ["active", "cancelled"] },

@@ -29,11 +29,13 @@ export function calendarQueries(db: PgDatabase): CalendarQueries {
       return toCalendar((await one(id))!);
     },
     async listCalendars(filter = {}) {
-      const { ownerId = null, propertyId = null } = filter;
+      const { ownerId = null, propertyId = null, includeDirect = false } = filter;
+      // The direct calendar (CONTRACT §14) is listed only when asked for: it has no feed to show or check.
       const rows = await db.query<CalendarRow>(
         `${CALENDAR_SELECT} WHERE ($1::text IS NULL OR p.owner_id = $1) AND ($2::text IS NULL OR c.property_id = $2)
+           AND ($3::boolean OR c.source <> 'direct')
          ORDER BY ${CALENDAR_ORDER}`,
-        [ownerId, propertyId],
+        [ownerId, propertyId, includeDirect],
       );
       return rows.map(toCalendar);
     },

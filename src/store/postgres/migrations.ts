@@ -252,6 +252,26 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sign_in_failures ADD COLUMN attempt text;
   CREATE INDEX sign_in_failures_attempt ON sign_in_failures(attempt);
   `,
+  // 10: twin of SQLite's step 10 (issue 27: direct stays' notes and their one calendar per property, list
+  // paging by arrival, token scopes, idempotency keys kept 24 h).
+  `
+  ALTER TABLE reservations ADD COLUMN note text;
+  CREATE UNIQUE INDEX calendars_direct ON calendars(property_id) WHERE source = 'direct';
+  CREATE INDEX reservations_calendar_arrival ON reservations(calendar_id, arrival COLLATE "C", id COLLATE "C");
+  ALTER TABLE api_tokens ADD COLUMN scopes text NOT NULL DEFAULT 'sync,read,write';
+  CREATE TABLE idempotency_keys (
+    owner_id text NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    route text NOT NULL,
+    key text NOT NULL,
+    request_hash text NOT NULL,
+    status integer NOT NULL,
+    body json NOT NULL,
+    created_at timestamptz NOT NULL,
+    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    PRIMARY KEY (owner_id, route, key)
+  );
+  CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -1,6 +1,7 @@
 // openPostgresStore(): one PostgreSQL database, reached and migrated, behind the Store interface.
 import { calendarQueries } from "./calendars.js";
 import { copyQueries } from "./copy.js";
+import { directStayQueries } from "./direct-stays.js";
 import { migrate } from "./migrations.js";
 import { outboundFetchQueries } from "./outbound-fetches.js";
 import { ownerQueries } from "./owners.js";
@@ -46,6 +47,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...hostBackoffQueries(db),
     ...copyQueries(db),
     ...webhookQueries(db),
+    ...directStayQueries(db),
     async ping() {
       if (db.ended) return false;
       return (await db.query<{ ok: number }>("SELECT 1 AS ok"))[0]?.ok === 1;

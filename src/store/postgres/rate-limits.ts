@@ -14,9 +14,9 @@ export type RateLimitQueries = Pick<Store, "sharedRateLimiter">;
 /** The shared rate limiter of one database. */
 export function rateLimitQueries(db: PgDatabase): RateLimitQueries {
   return {
-    sharedRateLimiter: async ({ limit, windowSeconds }) => {
+    sharedRateLimiter: async ({ limit, windowSeconds, keyPrefix = "sync" }) => {
       // storeType "client": the library calls client.query(config) and never asks the pool for a connection.
-      const options = { storeClient: db.client, storeType: "client", tableName: RATE_LIMITS_TABLE, keyPrefix: "sync", points: limit, duration: windowSeconds };
+      const options = { storeClient: db.client, storeType: "client", tableName: RATE_LIMITS_TABLE, keyPrefix, points: limit, duration: windowSeconds };
       try {
         return await new Promise<RateLimiterPostgres>((resolve, reject) => {
           const limiter: RateLimiterPostgres = new RateLimiterPostgres(options, (error?: unknown) => (error ? reject(error) : resolve(limiter)));

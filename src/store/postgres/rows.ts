@@ -8,6 +8,8 @@ export {
   toStoredReservation,
   toSyncRun,
   toToken,
+  toApiReservation,
+  API_COLUMNS,
   type CalendarRow,
   type OwnerRow,
   type PropertyRow,

@@ -21,7 +21,7 @@ const LIVE = "SELECT * FROM sync_leases WHERE owner_id = $1 AND expires_at > clo
 // instances inserting at once take row locks in the same order and never deadlock.
 const NOTICE = `
   INSERT INTO sync_schedule (owner_id, next_run_at)
-  SELECT DISTINCT p.owner_id, ${IN_MS("$1")} FROM properties p JOIN calendars c ON c.property_id = p.id ORDER BY 1
+  SELECT DISTINCT p.owner_id, ${IN_MS("$1")} FROM properties p JOIN calendars c ON c.property_id = p.id WHERE c.source <> 'direct' ORDER BY 1
   ON CONFLICT (owner_id) DO NOTHING`;
 // SKIP LOCKED: an instance never waits for another's claim; a row it skips is that instance's this period.
 const CLAIM = `
@@ -29,7 +29,7 @@ const CLAIM = `
   WHERE s.owner_id IN (
     SELECT d.owner_id FROM sync_schedule d
     WHERE d.next_run_at <= clock_timestamp()
-      AND EXISTS (SELECT 1 FROM properties p JOIN calendars c ON c.property_id = p.id WHERE p.owner_id = d.owner_id)
+      AND EXISTS (SELECT 1 FROM properties p JOIN calendars c ON c.property_id = p.id WHERE p.owner_id = d.owner_id AND c.source <> 'direct')
       AND NOT EXISTS (SELECT 1 FROM sync_leases l WHERE l.owner_id = d.owner_id AND l.expires_at > clock_timestamp())
     ORDER BY d.next_run_at
     FOR UPDATE SKIP LOCKED)

@@ -64,7 +64,7 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
     async ownerCalendars(ownerId) {
       const rows = await db.query<CalendarRow & { properties_checked: number }>(
         `${CALENDAR_SELECT.replace("SELECT", `SELECT (SELECT COUNT(*)::int FROM properties WHERE owner_id = $1) AS properties_checked,`)}
-         WHERE p.owner_id = $1 ORDER BY ${CALENDAR_ORDER}`,
+         WHERE p.owner_id = $1 AND c.source <> 'direct' ORDER BY ${CALENDAR_ORDER}`,
         [ownerId],
       );
       const propertiesChecked = rows[0]?.properties_checked ??

@@ -1,5 +1,6 @@
 // API tokens as stored (CONTRACT §3): a SHA-256 hash and a display prefix, never the token itself.
 import { newId } from "../../ids.js";
+import { TOKEN_SCOPES } from "../../resource-types.js";
 import type { PgDatabase } from "./pool.js";
 import { toToken, type TokenRow } from "./rows.js";
 import type { Store } from "../types.js";
@@ -9,11 +10,11 @@ export type TokenQueries = Pick<Store, "createToken" | "listTokens" | "findToken
 /** The token queries of one database. */
 export function tokenQueries(db: PgDatabase): TokenQueries {
   return {
-    async createToken({ ownerId, name, prefix, hash, expiresAt }) {
+    async createToken({ ownerId, name, prefix, hash, expiresAt, scopes = TOKEN_SCOPES }) {
       const [row] = await db.query<TokenRow>(
-        `INSERT INTO api_tokens (id, owner_id, name, prefix, hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        `INSERT INTO api_tokens (id, owner_id, name, prefix, hash, created_at, expires_at, scopes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          RETURNING *`,
-        [newId("tok"), ownerId, name, prefix, hash, new Date().toISOString(), expiresAt?.toISOString() ?? null],
+        [newId("tok"), ownerId, name, prefix, hash, new Date().toISOString(), expiresAt?.toISOString() ?? null, scopes.join(",")],
       );
       return toToken(row!);
     },

@@ -21,8 +21,9 @@ export function calendarQueries(db: Database.Database): CalendarQueries {
     "INSERT INTO calendars (id, property_id, url, source, created_at) VALUES (?, ?, ?, ?, ?)",
   );
   const one = db.prepare<[string], CalendarRow>(`${CALENDAR_SELECT} WHERE c.id = ?`);
-  const all = db.prepare<[string | null, string | null, string | null, string | null], CalendarRow>(
-    `${CALENDAR_SELECT} WHERE (? IS NULL OR p.owner_id = ?) AND (? IS NULL OR c.property_id = ?)
+  // The direct calendar (CONTRACT §14) is listed only when asked for: it has no feed to show or check.
+  const all = db.prepare<[string | null, string | null, string | null, string | null, number], CalendarRow>(
+    `${CALENDAR_SELECT} WHERE (? IS NULL OR p.owner_id = ?) AND (? IS NULL OR c.property_id = ?) AND (? OR c.source <> 'direct')
      ORDER BY ${CALENDAR_ORDER}`,
   );
   // Reservations go with it (ON DELETE CASCADE); the sync history keeps its rows, unlinked.
@@ -41,8 +42,8 @@ export function calendarQueries(db: Database.Database): CalendarQueries {
       return toCalendar(one.get(id)!);
     },
     async listCalendars(filter = {}) {
-      const { ownerId = null, propertyId = null } = filter;
-      return all.all(ownerId, ownerId, propertyId, propertyId).map(toCalendar);
+      const { ownerId = null, propertyId = null, includeDirect = false } = filter;
+      return all.all(ownerId, ownerId, propertyId, propertyId, includeDirect ? 1 : 0).map(toCalendar);
     },
     async getCalendar(id) {
       const row = one.get(id);

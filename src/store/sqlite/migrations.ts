@@ -254,6 +254,30 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sign_in_failures ADD COLUMN attempt TEXT;
   CREATE INDEX sign_in_failures_attempt ON sign_in_failures(attempt);
   `,
+  // 10 (issue 27, CONTRACT §14): API v1 resources and direct stays.
+  // - reservations.note: the owner's note on a direct stay (null on channel reservations).
+  // - A property's one `direct` calendar (stays entered in calsync, never fetched): at most one per property.
+  // - Lists page by (arrival, id) within a property's calendars.
+  // - api_tokens.scopes: comma-separated `sync`, `read`, `write`; tokens made before scopes have all three.
+  // - idempotency_keys: an `Idempotency-Key` of an owner on one route, with the request's hash and the
+  //   answer given (status and JSON body), kept 24 h.
+  `
+  ALTER TABLE reservations ADD COLUMN note TEXT;
+  CREATE UNIQUE INDEX calendars_direct ON calendars(property_id) WHERE source = 'direct';
+  CREATE INDEX reservations_calendar_arrival ON reservations(calendar_id, arrival, id);
+  ALTER TABLE api_tokens ADD COLUMN scopes TEXT NOT NULL DEFAULT 'sync,read,write';
+  CREATE TABLE idempotency_keys (
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    route TEXT NOT NULL,
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (owner_id, route, key)
+  );
+  CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -55,6 +55,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
     webhooks: async () => (await import("./webhooks.js")).webhookQueries(db),
     syncLeases: async () => (await import("./sync-leases.js")).syncLeaseQueries(db),
     hostBackoffs: async () => (await import("./host-backoffs.js")).hostBackoffQueries(db),
+    directStays: async () => (await import("./direct-stays.js")).directStayQueries(db, lock),
     // Nothing to load: `close` is queued with the other methods so that a call made before it, whose group
     // is still loading, runs first instead of finding the connection closed.
     connection: async () => ({
@@ -67,7 +68,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
 
 type Group =
   | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "syncPort" | "syncRuns" | "sessions"
-  | "webhooks" | "syncLeases" | "hostBackoffs" | "connection";
+  | "webhooks" | "syncLeases" | "hostBackoffs" | "directStays" | "connection";
 
 /** The group of every method of the store (the compiler checks that none is missing). */
 const GROUP_OF = {
@@ -136,5 +137,10 @@ const GROUP_OF = {
   releaseWebhookDelivery: "webhooks",
   countPendingWebhookDeliveries: "webhooks",
   pruneWebhookEvents: "webhooks",
+  getReservation: "directStays",
+  reservationsPage: "directStays",
+  availabilityRows: "directStays",
+  findIdempotencyRecord: "directStays",
+  writeDirectStay: "directStays",
   close: "connection",
 } as const satisfies Record<Exclude<keyof Store, "path" | "ping" | keyof CopyQueries | keyof RateLimitQueries>, Group>;

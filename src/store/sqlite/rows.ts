@@ -1,12 +1,13 @@
 // Row shapes of the SQLite tables and their mapping to the records the store returns.
 import type { ReservationDetails, ReservationKind, ReservationStatus, StoredReservation } from "../../engine/model.js";
+import { TOKEN_SCOPES, type Reservation, type ReservationSource, type TokenScope } from "../../resource-types.js";
 import type { CalendarSource, SyncErrorCode } from "../../types.js";
 import type { Calendar, Owner, Property, ReservationRow, SyncRunRow, TokenRecord } from "../types.js";
 
 export interface OwnerRow { id: string; name: string; email: string | null; created_at: string }
 export interface TokenRow {
   id: string; owner_id: string; name: string; prefix: string; hash: string; created_at: string;
-  expires_at: string | null; revoked_at: string | null; last_used_at: string | null;
+  expires_at: string | null; revoked_at: string | null; last_used_at: string | null; scopes: string;
 }
 export interface PropertyRow {
   id: string; owner_id: string; name: string; feed_token: string | null; created_at: string; time_zone: string | null;
@@ -22,6 +23,7 @@ export interface ReservationDbRow {
   id: string; calendar_id: string; uid: string; kind: string; status: string; start: string; end: string;
   summary: string; details: string; arrival: string; departure: string; event_zone: string | null;
   echo_of: string | null; nights_seen_at: string; property_id?: string; source?: string;
+  note?: string | null; created_at?: string; updated_at?: string;
 }
 /** `dry_run` and `ok` are 0/1 in SQLite, booleans in PostgreSQL. */
 export interface SyncRunDbRow {
@@ -41,6 +43,7 @@ export const toToken = (row: TokenRow): TokenRecord => ({
   expiresAt: row.expires_at,
   revokedAt: row.revoked_at,
   lastUsedAt: row.last_used_at,
+  scopes: row.scopes.split(",").filter((scope): scope is TokenScope => (TOKEN_SCOPES as readonly string[]).includes(scope)),
 });
 
 export const toProperty = (row: PropertyRow): Property => ({
@@ -100,4 +103,24 @@ export const toSyncRun = (row: SyncRunDbRow): SyncRunRow => ({
   ok: Boolean(row.ok),
   syncedCalendars: row.synced_calendars,
   failed: row.failed,
+});
+
+/** The reservation columns `toApiReservation` reads (`r` the reservations table). */
+export const API_COLUMNS = "r.id, r.calendar_id, r.kind, r.status, r.arrival, r.departure, r.summary, r.note, r.echo_of, r.created_at, r.updated_at";
+
+/** A reservation row joined with its calendar (`property_id`, `source`), as API v1 shows it (CONTRACT §14). */
+export const toApiReservation = (row: ReservationDbRow): Reservation => ({
+  id: row.id,
+  propertyId: row.property_id!,
+  calendarId: row.calendar_id,
+  source: row.source as ReservationSource,
+  kind: row.kind as ReservationKind,
+  status: row.status as ReservationStatus,
+  arrival: row.arrival,
+  departure: row.departure,
+  summary: row.summary,
+  note: row.note ?? null,
+  echoOf: row.echo_of,
+  createdAt: row.created_at!,
+  updatedAt: row.updated_at!,
 });

@@ -9,7 +9,7 @@ export type SyncLeaseQueries = Pick<Store,
 interface LeaseRow { owner_id: string; run_id: string; holder: string; expires_at: string }
 
 /** Owners with at least one calendar (`s` = a table with `owner_id`). */
-const HAS_CALENDARS = `EXISTS (SELECT 1 FROM properties p JOIN calendars c ON c.property_id = p.id WHERE p.owner_id = s.owner_id)`;
+const HAS_CALENDARS = `EXISTS (SELECT 1 FROM properties p JOIN calendars c ON c.property_id = p.id WHERE p.owner_id = s.owner_id AND c.source <> 'direct')`;
 
 /** Prepares the lease and schedule statements of one database. */
 export function syncLeaseQueries(db: Database.Database): SyncLeaseQueries {
@@ -20,10 +20,10 @@ export function syncLeaseQueries(db: Database.Database): SyncLeaseQueries {
   );
   const renew = db.prepare<[string, string, string]>("UPDATE sync_leases SET expires_at = ? WHERE owner_id = ? AND run_id = ?");
   const release = db.prepare<[string, string]>("DELETE FROM sync_leases WHERE owner_id = ? AND run_id = ?");
-  // `WHERE true` lets SQLite read ON CONFLICT as the upsert's, not as part of the SELECT's join.
+  // A WHERE clause lets SQLite read ON CONFLICT as the upsert's, not as part of the SELECT's join.
   const notice = db.prepare<[string]>(
     `INSERT INTO sync_schedule (owner_id, next_run_at)
-     SELECT DISTINCT p.owner_id, ? FROM properties p JOIN calendars c ON c.property_id = p.id WHERE true
+     SELECT DISTINCT p.owner_id, ? FROM properties p JOIN calendars c ON c.property_id = p.id WHERE c.source <> 'direct'
      ON CONFLICT (owner_id) DO NOTHING`,
   );
   const due = db.prepare<[string, string], { owner_id: string }>(

@@ -26,7 +26,7 @@ export type SyncPortQueries = Pick<Store,
 /** Prepares the statements the sync engine runs on one database (the history is in sync-runs.ts). */
 export function syncPortQueries(db: Database.Database, lock: ConnectionLock): SyncPortQueries {
   const propertyCount = db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM properties WHERE owner_id = ?");
-  const calendars = db.prepare<[string], CalendarRow>(`${CALENDAR_SELECT} WHERE p.owner_id = ? ORDER BY ${CALENDAR_ORDER}`);
+  const calendars = db.prepare<[string], CalendarRow>(`${CALENDAR_SELECT} WHERE p.owner_id = ? AND c.source <> 'direct' ORDER BY ${CALENDAR_ORDER}`);
   // By uid (the (calendar_id, uid) index's own order, so free): the diff pairs moved blocks in this order.
   const reservations = db.prepare<[string], ReservationDbRow>("SELECT * FROM reservations WHERE calendar_id = ? ORDER BY uid");
   // Positional parameters around eventParams: binding an object per row cost a fifth of a first sync's write.

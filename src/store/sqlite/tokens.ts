@@ -1,6 +1,7 @@
 // API tokens as stored (CONTRACT §3): a SHA-256 hash and a display prefix, never the token itself.
 import type Database from "better-sqlite3";
 import { newId } from "../../ids.js";
+import { TOKEN_SCOPES } from "../../resource-types.js";
 import { toToken, type TokenRow } from "./rows.js";
 import type { Store } from "../types.js";
 
@@ -8,8 +9,8 @@ export type TokenQueries = Pick<Store, "createToken" | "listTokens" | "findToken
 
 /** Prepares the token statements of one database. */
 export function tokenQueries(db: Database.Database): TokenQueries {
-  const insert = db.prepare<[string, string, string, string, string, string, string | null]>(
-    "INSERT INTO api_tokens (id, owner_id, name, prefix, hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  const insert = db.prepare<[string, string, string, string, string, string, string | null, string]>(
+    "INSERT INTO api_tokens (id, owner_id, name, prefix, hash, created_at, expires_at, scopes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const one = db.prepare<[string], TokenRow>("SELECT * FROM api_tokens WHERE id = ?");
   const all = db.prepare<[string | null, string | null], TokenRow>(
@@ -21,9 +22,9 @@ export function tokenQueries(db: Database.Database): TokenQueries {
   const touch = db.prepare<[string, string]>("UPDATE api_tokens SET last_used_at = ? WHERE id = ?");
 
   return {
-    async createToken({ ownerId, name, prefix, hash, expiresAt }) {
+    async createToken({ ownerId, name, prefix, hash, expiresAt, scopes = TOKEN_SCOPES }) {
       const id = newId("tok");
-      insert.run(id, ownerId, name, prefix, hash, new Date().toISOString(), expiresAt?.toISOString() ?? null);
+      insert.run(id, ownerId, name, prefix, hash, new Date().toISOString(), expiresAt?.toISOString() ?? null, scopes.join(","));
       return toToken(one.get(id)!);
     },
     listTokens: async (ownerId) => all.all(ownerId ?? null, ownerId ?? null).map(toToken),

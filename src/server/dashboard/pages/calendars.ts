@@ -5,6 +5,7 @@ import { getRouterParam, type H3 } from "h3";
 import { previewFeed } from "../../../engine/feed-preview.js";
 import { normalizeFeedUrl } from "../../../engine/feed-url.js";
 import { CALENDAR_SOURCES, type CalendarSource } from "../../../types.js";
+import type { ReservationSource } from "../../../resource-types.js";
 import { addCalendar, checkNewCalendar } from "../../calendar-setup.js";
 import { ownerAction, redirectWithFlash, type DashboardContext } from "../context.js";
 import type { Flash } from "../layout.js";
@@ -79,7 +80,7 @@ function checkForm(typed: { url: string; source: string }): { ok: true; source?:
 }
 
 // The preview was shown before saving; the flash only confirms, with the checks' notes.
-function addedMessage(source: CalendarSource, warnings: string[]): Flash {
+function addedMessage(source: ReservationSource, warnings: string[]): Flash {
   const also = warnings.length > 0 ? ` Note: ${warnings.join(" ")}` : "";
   return { tone: warnings.length > 0 ? "warn" : "ok", text: `Added the ${source} calendar. Sync now to import its bookings and blocks.${also}` };
 }

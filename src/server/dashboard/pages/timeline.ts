@@ -22,7 +22,8 @@ export function registerTimeline(app: H3, ctx: DashboardContext): void {
       const property = await ownedProperty(ctx.store, visit.owner.id, getRouterParam(event, "id"));
       if (!property) return notFoundPage(visit);
       const [calendars, reservations] = await Promise.all([
-        ctx.store.listCalendars({ propertyId: property.id }),
+        // Direct stays (CONTRACT §14) get a row of their own, like a channel's.
+        ctx.store.listCalendars({ propertyId: property.id, includeDirect: true }),
         ctx.store.listReservations({ propertyId: property.id, status: "active" }),
       ]);
       const timeline = buildTimeline({ calendars, reservations, today: todayAt(ctx.now(), property.timeZone), days: TIMELINE_DAYS });

@@ -1,6 +1,7 @@
 // The API tokens section (CONTRACT §9): a token shown once after creation, the create form and the list
 // with Revoke. Shown on Settings → Profile and on its shortcut page, Settings → API tokens; its forms
 // say which page they came from, so the answer is that page again.
+import { TOKEN_SCOPES, type TokenScope } from "../../../resource-types.js";
 import type { TokenRecord } from "../../../store/types.js";
 import type { DashboardContext, Visit } from "../context.js";
 import { relativeTime } from "../format.js";
@@ -10,6 +11,13 @@ import { csrfField, flashMessage, type Flash } from "../layout.js";
 /** Lifetimes the form offers, in days; "" never expires. */
 export const EXPIRY_CHOICES: ReadonlyArray<[string, string]> = [["", "Never"], ["7", "7 days"], ["30", "30 days"], ["90", "90 days"], ["365", "1 year"]];
 export const MAX_NAME_LENGTH = 100;
+
+/** What each scope allows (CONTRACT §14), as the form says it. */
+const SCOPE_HINTS: Record<TokenScope, string> = {
+  sync: "start a sync",
+  read: "read properties, reservations, availability",
+  write: "add, change and cancel direct stays",
+};
 
 /** The settings page a token form was on. */
 export type TokensPage = "profile" | "tokens";
@@ -46,6 +54,10 @@ export async function tokenSection(ctx: DashboardContext, visit: Visit, state: T
     <input type="hidden" name="from" value="${from}">
     <label class="field grow"><span>Token name</span><input type="text" name="name" maxlength="${MAX_NAME_LENGTH}" required placeholder="backend"></label>
     <div class="field"><label for="token-expires">Expires</label><select id="token-expires" name="expiresInDays">${EXPIRY_CHOICES.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></div>
+    <input type="hidden" name="scopes-offered" value="1">
+    <fieldset class="checks"><legend>Scopes</legend>${TOKEN_SCOPES.map(
+      (scope) => html`<label class="check"><input type="checkbox" name="scope" value="${scope}" checked> <code>${scope}</code> <span class="hint">${SCOPE_HINTS[scope]}</span></label>`,
+    )}</fieldset>
     <button type="submit" class="button primary">Create token</button>
   </form>
 </section>
@@ -78,11 +90,11 @@ function tokenTable(visit: Visit, tokens: TokenRecord[], now: Date, from: Tokens
       ? html``
       : html`<form method="post" action="$${url(`/settings/tokens/${t.id}/revoke`)}">${csrfField(visit.csrf)}<input type="hidden" name="from" value="${from}"><button type="submit" class="button danger small">Revoke</button></form>`;
     return html`<tr data-token-id="${t.id}">
-    <td data-label="Name">${t.name}</td><td data-label="Prefix"><code>${t.prefix}…</code></td><td data-label="Created">${relativeTime(t.createdAt, now)}</td>
+    <td data-label="Name">${t.name}</td><td data-label="Prefix"><code>${t.prefix}…</code></td><td data-label="Scopes">${t.scopes.join(", ")}</td><td data-label="Created">${relativeTime(t.createdAt, now)}</td>
     <td data-label="Last used">${relativeTime(t.lastUsedAt, now)}</td><td data-label="Expires">${relativeTime(t.expiresAt, now)}</td><td data-label="Status">${state}</td>
     <td class="row-actions">${revoke}</td></tr>`;
   });
   return html`<div class="table-wrap"><table class="data stack">
-  <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${rows}</tbody></table></div>`;
 }

@@ -4,6 +4,7 @@
 import { getRouterParam, type H3 } from "h3";
 import { generateToken } from "../../tokens.js";
 import { ownerAction, ownerPage, redirectWithFlash, type DashboardContext, type Visit } from "../context.js";
+import { TOKEN_SCOPES } from "../../../resource-types.js";
 import { html } from "../html.js";
 import { htmlResponse } from "../http.js";
 import { ownedToken } from "../owned.js";
@@ -32,6 +33,12 @@ export function registerTokens(app: H3, ctx: DashboardContext): void {
       if (!EXPIRY_CHOICES.some(([value]) => value === days)) {
         return answer(ctx, visit, from, { error: { tone: "error", text: "Choose an expiry from the list." } });
       }
+      // The form marks that it offered scopes: a post without that marker (an older page) gets all three.
+      const checked = form.getAll("scope");
+      const scopes = form.has("scopes-offered") ? TOKEN_SCOPES.filter((scope) => checked.includes(scope)) : [...TOKEN_SCOPES];
+      if (scopes.length === 0 || checked.some((scope) => !(TOKEN_SCOPES as readonly string[]).includes(scope))) {
+        return answer(ctx, visit, from, { error: { tone: "error", text: "Check at least one scope: sync, read or write." } });
+      }
       const generated = generateToken();
       const record = await ctx.store.createToken({
         ownerId: visit.owner.id,
@@ -39,6 +46,7 @@ export function registerTokens(app: H3, ctx: DashboardContext): void {
         prefix: generated.prefix,
         hash: generated.hash,
         expiresAt: days === "" ? null : new Date(ctx.now().getTime() + Number(days) * DAY_MS),
+        scopes,
       });
       return answer(ctx, visit, from, { created: { record, token: generated.token } });
     }),

@@ -1,0 +1,100 @@
+// The read side of API v1's resources (CONTRACT §14): properties, a property's reservations page by page,
+// and which nights are free. Every door (API, CLI, dashboard) reads through these.
+import { availabilityNights } from "../engine/availability.js";
+import { maskUrl } from "../engine/mask-url.js";
+import { todayAt } from "../engine/nights.js";
+import type { Availability, Page, Property, Reservation } from "../resource-types.js";
+import type { Property as StoredProperty, Store } from "../store/types.js";
+import { failure, type ResourceResult } from "./answers.js";
+import { propertyCursor, readPropertyCursor, readReservationCursor, reservationCursor } from "./cursor.js";
+import { readAvailabilityRange, readLimit, readListQuery } from "./validate.js";
+
+/** Query values as a door received them (strings, or absent). */
+export type QueryValues = Record<string, string | undefined>;
+
+/** The owner's properties by name (then id), a page at a time; `feedBase` is the server's origin for `feedUrl`. */
+export async function listProperties(store: Store, input: { ownerId: string; query: QueryValues; feedBase: string }): Promise<ResourceResult<Page<Property>>> {
+  const limit = readLimit(input.query.limit);
+  if (!limit.ok) return badRequest(limit.problem);
+  const after = input.query.cursor === undefined ? undefined : readPropertyCursor(input.query.cursor);
+  if (input.query.cursor !== undefined && !after) return badCursor();
+  const sorted = (await store.listProperties(input.ownerId)).sort(compareProperties);
+  const rest = after ? sorted.filter((p) => compareProperties(p, after) > 0) : sorted;
+  const rows = rest.slice(0, limit.value);
+  const data = await Promise.all(rows.map((p) => propertyOf(store, p, input.feedBase)));
+  const nextCursor = rest.length > rows.length ? propertyCursor(rows.at(-1)!) : null;
+  return { ok: true, value: { data, nextCursor } };
+}
+
+/** One property of the owner (404 for another owner's, or none). */
+export async function retrieveProperty(store: Store, input: { ownerId: string; propertyId: string; feedBase: string }): Promise<ResourceResult<Property>> {
+  const property = await ownedProperty(store, input.ownerId, input.propertyId);
+  if (!property) return failure(404, "not_found", "no such property");
+  return { ok: true, value: await propertyOf(store, property, input.feedBase) };
+}
+
+/** A page of a property's reservations by arrival, then id, filtered by `from`, `to`, `status`. */
+export async function listReservations(store: Store, input: { ownerId: string; propertyId: string; query: QueryValues }): Promise<ResourceResult<Page<Reservation>>> {
+  const property = await ownedProperty(store, input.ownerId, input.propertyId);
+  if (!property) return failure(404, "not_found", "no such property");
+  const query = readListQuery(input.query);
+  if (!query.ok) return badRequest(query.problem);
+  const { from, to, status, limit, cursor } = query.value;
+  const after = cursor === undefined ? undefined : readReservationCursor(cursor);
+  if (cursor !== undefined && !after) return badCursor();
+  // One row more than the page tells whether another page follows.
+  const rows = await store.reservationsPage({ propertyId: property.id, from, to, status, limit: limit + 1, after });
+  const data = rows.slice(0, limit);
+  return { ok: true, value: { data, nextCursor: rows.length > limit ? reservationCursor(data.at(-1)!) : null } };
+}
+
+/** Which nights of a property are free in [from, to) (defaults: today in its zone, a year). */
+export async function propertyAvailability(
+  store: Store,
+  input: { ownerId: string; propertyId: string; query: QueryValues; now?: Date },
+): Promise<ResourceResult<Availability>> {
+  const property = await ownedProperty(store, input.ownerId, input.propertyId);
+  if (!property) return failure(404, "not_found", "no such property");
+  const range = readAvailabilityRange(input.query, todayAt(input.now ?? new Date(), property.timeZone));
+  if (!range.ok) return badRequest(range.problem);
+  const { from, to } = range.value;
+  const { reservations, targetStatus } = await store.availabilityRows(property.id, from, to);
+  const nights = availabilityNights(reservations, { from, to, targetStatus });
+  return { ok: true, value: { propertyId: property.id, timeZone: property.timeZone, from, to, nights } };
+}
+
+async function ownedProperty(store: Store, ownerId: string, propertyId: string): Promise<StoredProperty | undefined> {
+  const property = await store.getProperty(propertyId);
+  return property && property.ownerId === ownerId ? property : undefined;
+}
+
+async function propertyOf(store: Store, property: StoredProperty, feedBase: string): Promise<Property> {
+  const [calendars, token] = await Promise.all([
+    store.listCalendars({ propertyId: property.id, includeDirect: true }),
+    store.propertyFeedToken(property.id),
+  ]);
+  return {
+    id: property.id,
+    name: property.name,
+    timeZone: property.timeZone,
+    feedUrl: `${feedBase.replace(/\/+$/, "")}/ical/${token}.ics`,
+    calendars: calendars.map((c) => ({
+      id: c.id,
+      source: c.source,
+      url: c.source === "direct" ? "" : maskUrl(c.url),
+      status: c.lastStatus,
+      lastSyncedAt: c.lastSyncedAt,
+      consecutiveFailures: c.consecutiveFailures,
+      failingSince: c.failingSince,
+    })),
+  };
+}
+
+function compareProperties(a: { name: string; id: string }, b: { name: string; id: string }): number {
+  const x = a.name.toLowerCase();
+  const y = b.name.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+const badRequest = (problem: { name: string; message: string }) => failure(400, "bad_request", problem.message, { field: problem.name });
+const badCursor = () => failure(400, "bad_request", "cursor is not one this API gave out", { field: "cursor" });

@@ -1,0 +1,48 @@
+// API v1 (CONTRACT §2, §14): one file per resource over the same store and resource functions the CLI and the
+// dashboard call; `registerApi` is all app.ts composes.
+import type { H3 } from "h3";
+import type { ResourceContext } from "../../resources/index.js";
+import { errorResponse } from "../errors.js";
+import type { TokenRateLimiter } from "../rate-limit.js";
+import { AVAILABILITY_PATH, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
+import type { SyncRunner } from "../single-flight.js";
+import { registerAvailabilityRoute } from "./availability.js";
+import type { ApiContext } from "./guard.js";
+import { registerPropertyRoutes } from "./properties.js";
+import { registerReservationRoutes } from "./reservations.js";
+import { registerSyncRoute } from "./sync.js";
+
+/** What the API's routes need. */
+export interface ApiOptions extends Omit<ApiContext, "limiter"> {
+  runner: SyncRunner;
+  /** Sync's budget per token (CONTRACT §12). */
+  syncLimiter: TokenRateLimiter | null;
+  /** The resource routes' budget per token, apart from sync's (CONTRACT §14). */
+  resourceLimiter: TokenRateLimiter | null;
+  trustProxy: boolean;
+}
+
+/** Registers every API v1 route on `app`. */
+export function registerApi(app: H3, options: ApiOptions): void {
+  const { runner, syncLimiter, resourceLimiter, trustProxy, ...base } = options;
+  registerSyncRoute(app, { ...base, runner, limiter: syncLimiter });
+  const ctx: ApiContext = { ...base, limiter: resourceLimiter };
+  // The refresh before a direct stay's check is the owner's sync, joined if one is going (CONTRACT §14).
+  const resources: ResourceContext = { store: base.store, now: base.now, refresh: (ownerId) => runner.run(ownerId, "api") };
+  registerPropertyRoutes(app, { ...ctx, trustProxy });
+  registerAvailabilityRoute(app, ctx);
+  registerReservationRoutes(app, ctx, resources);
+  const allowed: Array<[string, string]> = [
+    [PROPERTIES_PATH, "GET"],
+    [PROPERTY_PATH, "GET"],
+    [AVAILABILITY_PATH, "GET"],
+    [PROPERTY_RESERVATIONS_PATH, "GET, POST"],
+    [RESERVATION_PATH, "PATCH, DELETE"],
+  ];
+  for (const [path, allow] of allowed) app.all(path, (event) => errorResponse(405, "method_not_allowed", base.requestIdOf(event), { allow }));
+}
+
+/** True for the paths of the resource routes, which count against their own budget. */
+export function isResourcePath(pathname: string): boolean {
+  return pathname.startsWith("/api/v1/properties") || pathname.startsWith("/api/v1/reservations");
+}
