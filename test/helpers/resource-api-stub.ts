@@ -57,6 +57,7 @@ export async function startResourceApiStub(): Promise<ResourceApiStub> {
       stub.requests.length = 0;
       failures = [];
       keys.clear();
+      created = 0;
     },
     close: async () => {
       server.closeAllConnections();
