@@ -53,6 +53,13 @@ describe("calsync reservation add", () => {
     expect(api.requests).toHaveLength(0);
   });
 
+  it("exits 2 with the server's reason when it refuses a value (422), after one request", async () => {
+    const result = await calsync(["reservation", "add", "--property", "prp_sea", "--arrival", day(-5), "--departure", day(-2)]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: departure: the stay is over$/m);
+    expect(api.requests).toHaveLength(1);
+  });
+
   it("exits 2 for server flags with the local database, and says local stays are not there yet", async () => {
     const mixed = await calsync(["reservation", "add", "--property", "p", "--arrival", day(60), "--departure", day(61), "--db", "x.db", "--base-url", api.url]);
     expect(mixed.code).toBe(2);

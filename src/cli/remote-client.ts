@@ -8,6 +8,7 @@ import {
   CalsyncError,
   ConnectionError,
   createClient,
+  PermissionDeniedError,
   TimeoutError,
   type CalsyncClient,
 } from "../sdk/index.js";
@@ -73,6 +74,10 @@ function failureOf(error: unknown, baseURL: string, timeout: number | undefined,
   const fail = (message: string, code: number) => new CliFailure(hide(message), code);
   if (error instanceof AuthenticationError) {
     return fail(`authentication failed (${error.code}): ${apiMessage(error)}. ${authHint(error.code, baseURL)}`, EXIT.auth);
+  }
+  // A token without the route's scope (CONTRACT §14) is the key's problem too: the same exit code as a bad key.
+  if (error instanceof PermissionDeniedError) {
+    return fail(`${apiMessage(error)} (${error.code}): use a token that has it, e.g. one from \`calsync token create --scope sync,read,write\``, EXIT.auth);
   }
   if (error instanceof TimeoutError) return fail(withoutPrefix(error.message), EXIT.network);
   if (error instanceof AbortError && error.cause instanceof WaitBeyondDeadline) return fail(error.cause.message, EXIT.network);

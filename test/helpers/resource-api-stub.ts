@@ -88,6 +88,7 @@ export async function startResourceApiStub(): Promise<ResourceApiStub> {
   function write(reservation: Reservation | undefined, arrival: unknown, departure: unknown, apply: () => Reservation, status = 200): Answer {
     if (!isDate(arrival)) return { status: 422, body: errorBody("invalid_request", "arrival: not a date (YYYY-MM-DD)") };
     if (!isDate(departure) || departure <= arrival) return { status: 422, body: errorBody("invalid_request", "departure: must be a date after arrival") };
+    if (departure <= new Date().toISOString().slice(0, 10)) return { status: 422, body: errorBody("invalid_request", "departure: the stay is over") };
     const conflicts = conflictsOf(reservation?.propertyId ?? "", arrival, departure, reservation?.id);
     if (conflicts.length > 0) return { status: 409, body: nightsUnavailableBody(conflicts) };
     return { status, body: apply() };

@@ -25,6 +25,6 @@ export function remoteTimeoutOption() {
 /** The exit codes every such command documents in its help. */
 export const STAYS_EXIT_CODES = [
   "",
-  "Exit codes: 0 done, 6 the nights are taken (the stays holding them on stderr), 2 usage error,",
+  "Exit codes: 0 done, 6 the nights are taken (the stays holding them on stderr), 2 usage error (also a value the server refused),",
   "            4 authentication or missing scope, 5 network or server error, 1 anything else (not found, …).",
 ].join("\n");
