@@ -69,6 +69,7 @@ describe("lists", () => {
     expect(first.data.map((r) => r.id)).toEqual(["res_01", "res_02", "res_03", "res_04", "res_05"]);
     expect(first.hasNextPage()).toBe(true);
     expect(await list).toBe(first);
+    expect(await list.catch(() => "failed")).toBe(first);
     const second = await first.getNextPage();
     expect(second.data.map((r) => r.id)).toEqual(["res_06", "res_07"]);
     expect(second.nextCursor).toBeNull();
@@ -179,6 +180,7 @@ describe("errors by status", () => {
   it("400 for a malformed cursor is a plain APIError", async () => {
     const error = (await rejectionOf(client().reservations.list("prp_sea", { cursor: "garbage" }).page())) as APIError;
     expect(error.constructor).toBe(APIError);
+    expect(await client().reservations.list("prp_sea", { cursor: "garbage" }).catch((e: unknown) => (e as APIError).status)).toBe(400);
     expect(error.code).toBe("bad_request");
   });
 });

@@ -79,6 +79,10 @@ export class PagePromise<T> implements PromiseLike<CursorPage<T>>, AsyncIterable
     return this.page().then(onfulfilled, onrejected);
   }
 
+  catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<CursorPage<T> | B> {
+    return this.page().catch(onrejected);
+  }
+
   /** Every page from the first, each fetched when the loop asks for it. */
   async *iterPages(): AsyncGenerator<CursorPage<T>, void, undefined> {
     yield* (await this.page()).iterPages();
