@@ -1,6 +1,6 @@
 // The SDK's retry policy as pure functions: which statuses, how long, and Retry-After parsing.
 import { describe, expect, it } from "vitest";
-import { backoffMs, isRetryableStatus, retryAfterMs, retryDelayMs, sleep } from "../src/sdk/retry.js";
+import { backoffMs, isRetryableStatus, mayRepeat, retryAfterMs, retryDelayMs, sleep } from "../src/sdk/retry.js";
 import { AbortError } from "../src/sdk/errors.js";
 
 const headers = (init: Record<string, string>): Headers => new Headers(init);
@@ -9,6 +9,16 @@ describe("retry policy", () => {
   it("retries 408, 429 and 5xx only", () => {
     const statuses = [200, 207, 301, 400, 401, 404, 405, 408, 409, 429, 500, 502, 503, 504];
     expect(statuses.filter(isRetryableStatus)).toEqual([408, 429, 500, 502, 503, 504]);
+  });
+
+  it("repeats a GET always, a sync, and any other write only with an Idempotency-Key", () => {
+    expect(mayRepeat("GET")).toBe(true);
+    expect(mayRepeat("POST", undefined, true)).toBe(true);
+    for (const method of ["POST", "PATCH", "DELETE"]) {
+      expect(mayRepeat(method)).toBe(false);
+      expect(mayRepeat(method, "")).toBe(false);
+      expect(mayRepeat(method, "order-1")).toBe(true);
+    }
   });
 
   it("backs off 0.5 s, 1 s, 2 s … up to 8 s, shortened by at most 25 % jitter", () => {

@@ -16,8 +16,8 @@ export interface CliIO {
   env: Record<string, string | undefined>;
 }
 
-/** Exit codes of CONTRACT §6. */
-export const EXIT = { ok: 0, failure: 1, usage: 2, partial: 3, auth: 4, network: 5 } as const;
+/** Exit codes of CONTRACT §6, and §14's 6: the nights asked for are taken. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, partial: 3, auth: 4, network: 5, taken: 6 } as const;
 
 /** Wrong flags or arguments: printed with a help hint, exit code 2. */
 export class UsageError extends Error {

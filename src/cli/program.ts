@@ -2,6 +2,7 @@
 import { Command } from "@commander-js/extra-typings";
 import { createRequire } from "node:module";
 import type { CliContext } from "./context.js";
+import { availabilityCommand } from "./commands/availability.js";
 import { calendarCommand } from "./commands/calendar.js";
 import { conflictsCommand } from "./commands/conflicts.js";
 import { dbCommand } from "./commands/db.js";
@@ -9,6 +10,7 @@ import { demoCommand } from "./commands/demo.js";
 import { exportCommand } from "./commands/export.js";
 import { ownerCommand } from "./commands/owner.js";
 import { propertyCommand } from "./commands/property.js";
+import { reservationCommand } from "./commands/reservation.js";
 import { reservationsCommand } from "./commands/reservations.js";
 import { serveCommand } from "./commands/serve.js";
 import { syncCommand } from "./commands/sync.js";
@@ -48,6 +50,8 @@ export function buildProgram(context: CliContext): Command {
     propertyCommand(context),
     calendarCommand(context),
     reservationsCommand(context),
+    reservationCommand(context),
+    availabilityCommand(context),
     conflictsCommand(context),
     webhookCommand(context),
     exportCommand(context),

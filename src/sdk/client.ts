@@ -1,14 +1,13 @@
-// The client object: resources hang off it (`client.calendars.sync()`), as in openai-node.
+// The client object: resources hang off it (`client.calendars.sync()`, `client.properties.list()`), as in openai-node.
 import type { SyncResponse } from "../types.js";
+import type { RequestOptions } from "./call-options.js";
 import { APIError } from "./errors.js";
 import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from "./options.js";
-import { postJson } from "./request.js";
+import { postJson, requestJson } from "./request.js";
+import { Properties } from "./resources/properties.js";
+import { Reservations } from "./resources/reservations.js";
 
-/** Per-call options. */
-export interface RequestOptions {
-  /** Aborts the call, including a retry wait; the promise rejects with `AbortError`. */
-  signal?: AbortSignal | undefined;
-}
+export type { RequestOptions } from "./call-options.js";
 
 /** `client.calendars`: synchronising the owner's calendars. */
 export interface CalendarsResource {
@@ -28,6 +27,10 @@ export class CalsyncClient {
   /** Retries after a retryable failure. */
   readonly maxRetries: number;
   readonly calendars: CalendarsResource;
+  /** The owner's properties and their availability (CONTRACT §14). */
+  readonly properties: Properties;
+  /** Reservations of a property, and direct stays (CONTRACT §14). */
+  readonly reservations: Reservations;
   readonly #options: ResolvedClientOptions;
 
   /** Throws `CalsyncError` when no API key is given or found, or an option is unusable. */
@@ -37,6 +40,9 @@ export class CalsyncClient {
     this.timeout = this.#options.timeout;
     this.maxRetries = this.#options.maxRetries;
     this.calendars = { sync: (callOptions) => this.#sync(callOptions) };
+    const send = (request: Parameters<typeof requestJson>[1]) => requestJson(this.#options, request);
+    this.properties = new Properties(send);
+    this.reservations = new Reservations(send);
   }
 
   async #sync(callOptions: RequestOptions = {}): Promise<SyncResponse> {

@@ -1,4 +1,5 @@
 // Every error the SDK throws is a `CalsyncError`; users branch with `instanceof`, never by parsing messages.
+import type { NightsConflict, ResourceErrorCode } from "../resource-types.js";
 import type { ApiErrorCode } from "../types.js";
 
 /** The 401 reasons of CONTRACT §2, carried by `AuthenticationError.code`. */
@@ -6,10 +7,10 @@ export type AuthenticationErrorCode = Extract<ApiErrorCode, `${string}_token`>;
 
 /**
  * `APIError.code`: the server's `error.code`, or, when the answer was not a calsync error body,
- * `http_<status>` (e.g. a proxy's HTML 502), `unexpected_response` (a 2xx that is not a sync
- * response) or `unexpected_redirect` (redirects are not followed, see `ClientOptions.baseURL`).
+ * `http_<status>` (e.g. a proxy's HTML 502), `unexpected_response` (a 2xx that is not the
+ * answer expected) or `unexpected_redirect` (redirects are not followed, see `ClientOptions.baseURL`).
  */
-export type APIErrorCode = ApiErrorCode | "unexpected_response" | "unexpected_redirect" | `http_${number}`;
+export type APIErrorCode = ApiErrorCode | ResourceErrorCode | "unexpected_response" | "unexpected_redirect" | `http_${number}`;
 
 /** Base class of every error thrown by the SDK (also thrown as-is for bad client options). */
 export class CalsyncError extends Error {
@@ -37,7 +38,7 @@ export class APIError extends CalsyncError {
     this.body = body;
   }
 
-  /** Builds the error for an answer: picks the subclass from the status and the code from the body. */
+  /** Builds the error for an answer: picks the subclass from the status (here only) and the code from the body. */
   static from(status: number, body: unknown, headers: Headers): APIError {
     const apiError = errorBodyOf(body);
     const code: APIErrorCode =
@@ -48,8 +49,8 @@ export class APIError extends CalsyncError {
           ? "unexpected_response"
           : `http_${status}`);
     const message = apiError?.message ?? describeUnexpected(status, body, headers);
-    if (status === 401) return new AuthenticationError(status, code, message, headers, body);
-    return new APIError(status, code, message, headers, body);
+    const Subclass = SUBCLASS_BY_STATUS[status] ?? APIError;
+    return new Subclass(status, code, message, headers, body);
   }
 }
 
@@ -61,6 +62,63 @@ export class AuthenticationError extends APIError {
   override name = "AuthenticationError";
   /** The 401 reason; `http_401` when the 401 did not come from a calsync server (a proxy). */
   declare readonly code: AuthenticationErrorCode | "http_401";
+}
+
+/** 403 `insufficient_scope`: the token lacks the route's scope (`sync`, `read` or `write`); the message names it. */
+export class PermissionDeniedError extends APIError {
+  override name = "PermissionDeniedError";
+}
+
+/** 404 `not_found`: no such property or reservation for this token's owner (or a path this server lacks). */
+export class NotFoundError extends APIError {
+  override name = "NotFoundError";
+}
+
+/**
+ * 409: `nights_unavailable` (some nights asked for are taken; `conflicts` lists the stays holding
+ * them) or `not_direct` (a channel's reservation is read-only; `conflicts` is empty).
+ */
+export class ConflictError extends APIError {
+  override name = "ConflictError";
+  /** The stays that hold the nights asked for, as the server listed them. */
+  readonly conflicts: NightsConflict[];
+
+  constructor(status: number, code: APIErrorCode, message: string, headers: Headers, body: unknown) {
+    super(status, code, message, headers, body);
+    this.conflicts = conflictsOf(body);
+  }
+}
+
+/** 422: a field is wrong (`invalid_request`, the message names it) or an `Idempotency-Key` was reused with another body. */
+export class UnprocessableEntityError extends APIError {
+  override name = "UnprocessableEntityError";
+}
+
+type APIErrorClass = new (status: number, code: APIErrorCode, message: string, headers: Headers, body: unknown) => APIError;
+
+// The one place a status picks its class (openai-node's APIError.generate).
+const SUBCLASS_BY_STATUS: Partial<Record<number, APIErrorClass>> = {
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+};
+
+// `conflicts` sits beside `error` in the body; read it inside `error` too, and keep only well-formed entries.
+function conflictsOf(body: unknown): NightsConflict[] {
+  if (typeof body !== "object" || body === null) return [];
+  const outer = (body as { conflicts?: unknown }).conflicts;
+  const inner = ((body as { error?: { conflicts?: unknown } }).error ?? {}).conflicts;
+  const list = Array.isArray(outer) ? outer : Array.isArray(inner) ? inner : [];
+  return list.filter(
+    (entry): entry is NightsConflict =>
+      typeof entry === "object" &&
+      entry !== null &&
+      typeof (entry as NightsConflict).reservationId === "string" &&
+      typeof (entry as NightsConflict).arrival === "string" &&
+      typeof (entry as NightsConflict).departure === "string",
+  );
 }
 
 /** No answer came back: DNS, refused or reset connection, TLS, or CORS in a browser. Retried. */
@@ -110,7 +168,7 @@ function describeUnexpected(status: number, body: unknown, headers: Headers): st
   if (typeof body === "string") {
     return `not a calsync API answer (${type}): "${excerpt(textOf(body))}"`;
   }
-  const what = status < 300 ? "not a calsync sync response" : "not a calsync error body";
+  const what = status < 300 ? "not the calsync answer expected" : "not a calsync error body";
   return `JSON that is ${what}: ${excerpt(JSON.stringify(body) ?? "")}`;
 }
 

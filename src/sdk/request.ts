@@ -2,7 +2,7 @@
 // We drive the attempts ourselves because ofetch reuses an already-aborted signal across retries.
 import { APIError, ConnectionError, TimeoutError } from "./errors.js";
 import type { ResolvedClientOptions } from "./options.js";
-import { abortErrorOf, isRetryableStatus, retryDelayMs, sleep } from "./retry.js";
+import { abortErrorOf, isRetryableStatus, mayRepeat, retryDelayMs, sleep } from "./retry.js";
 import { SDK_VERSION } from "./version.js";
 
 /** An answer that came back in time, body read as text (already scrubbed of the API key). */
@@ -20,18 +20,37 @@ export interface JsonAnswer {
   body: unknown;
 }
 
+/** One call of the API, before any attempt is made. */
+export interface ApiRequest {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  /** Path under `baseURL`, starting with `/`, path segments already encoded. */
+  path: string;
+  /** Query parameters; `undefined` values are left out. */
+  query?: Record<string, string | number | undefined> | undefined;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as `Idempotency-Key` (CONTRACT §14): makes a POST, PATCH or DELETE safe to retry. */
+  idempotencyKey?: string | undefined;
+  /** The call is safe to repeat without a key (a sync: an unchanged feed reports 0/0/0). */
+  repeatable?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+}
+
 /**
- * POSTs to `path` under `baseURL` and returns the 2xx answer; retries what is worth retrying and
- * throws `APIError`, `ConnectionError`, `TimeoutError` or `AbortError` otherwise.
+ * Sends `request` and returns the 2xx answer; retries what is worth retrying (and safe to repeat,
+ * see `mayRepeat`) and throws `APIError`, `ConnectionError`, `TimeoutError` or `AbortError` otherwise.
  */
-export async function postJson(options: ResolvedClientOptions, path: string, signal?: AbortSignal): Promise<JsonAnswer> {
-  const url = `${options.baseURL}${path}`;
+export async function requestJson(options: ResolvedClientOptions, request: ApiRequest): Promise<JsonAnswer> {
+  const { signal } = request;
+  const url = urlOf(options.baseURL, request);
+  const init = initOf(options, request);
+  const maxRetries = mayRepeat(request.method, request.idempotencyKey, request.repeatable) ? options.maxRetries : 0;
   for (let retry = 0; ; retry++) {
     if (signal?.aborted) throw abortErrorOf(signal);
-    const canRetry = retry < options.maxRetries;
+    const canRetry = retry < maxRetries;
     let answer: Answer;
     try {
-      answer = await attempt(options, url, signal);
+      answer = await attempt(options, url, init, signal);
     } catch (error) {
       if (!(error instanceof ConnectionError) || !canRetry) throw error;
       await sleep(retryDelayMs(retry) ?? 0, signal);
@@ -45,8 +64,36 @@ export async function postJson(options: ResolvedClientOptions, path: string, sig
   }
 }
 
+/** POSTs to `path` (no body) and returns the 2xx answer; a sync, repeated safely on failure. */
+export function postJson(options: ResolvedClientOptions, path: string, signal?: AbortSignal): Promise<JsonAnswer> {
+  return requestJson(options, { method: "POST", path, repeatable: true, signal });
+}
+
+function urlOf(baseURL: string, request: ApiRequest): string {
+  if (request.query === undefined) return `${baseURL}${request.path}`;
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(request.query)) {
+    if (value !== undefined) query.set(name, String(value));
+  }
+  const search = query.toString();
+  return `${baseURL}${request.path}${search ? `?${search}` : ""}`;
+}
+
+/** What every attempt of `request` sends (the same headers and body each time, key included). */
+function initOf(options: ResolvedClientOptions, request: ApiRequest): RequestInit {
+  const headers = requestHeaders(options);
+  if (request.body !== undefined) headers["content-type"] = "application/json";
+  if (request.idempotencyKey !== undefined) headers["idempotency-key"] = request.idempotencyKey;
+  return {
+    method: request.method,
+    headers,
+    ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+    redirect: "manual",
+  };
+}
+
 /** One request with its own time limit; the caller's signal cancels it too. */
-async function attempt(options: ResolvedClientOptions, url: string, signal?: AbortSignal): Promise<Answer> {
+async function attempt(options: ResolvedClientOptions, url: string, init: RequestInit, signal?: AbortSignal): Promise<Answer> {
   // A fresh controller per attempt (not AbortSignal.any, missing in older runtimes): the timer is
   // cleared when the attempt ends, and a timed-out attempt never poisons the next one.
   const controller = new AbortController();
@@ -58,12 +105,7 @@ async function attempt(options: ResolvedClientOptions, url: string, signal?: Abo
   const onAbort = (): void => controller.abort(signal?.reason);
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const response = await options.fetch(url, {
-      method: "POST",
-      headers: requestHeaders(options),
-      signal: controller.signal,
-      redirect: "manual",
-    });
+    const response = await options.fetch(url, { ...init, signal: controller.signal });
     // Reading the body is part of the attempt, so the time limit and the caller's signal cover it.
     const text = scrub(await response.text(), options.apiKey);
     const redirected = response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400);
@@ -121,3 +163,6 @@ function reasonOf(error: unknown): string {
 function scrub(text: string, apiKey: string): string {
   return apiKey.length < 8 ? text : text.split(apiKey).join("[redacted]");
 }
+
+/** Sends one API call with the client's options: what resources are given instead of the options themselves. */
+export type Transport = (request: ApiRequest) => Promise<JsonAnswer>;

@@ -1,5 +1,8 @@
-// When and how long to wait before another attempt. A sync is safe to repeat (an unchanged feed
-// reports 0/0/0, and the server runs one sync per owner at a time), so even a POST is retried.
+// Whether, when and how long to wait before another attempt. A GET is always safe to repeat. A sync
+// is too (an unchanged feed reports 0/0/0, and the server runs one sync per owner at a time), so
+// even its POST is retried. Any other POST, PATCH or DELETE is retried only with an Idempotency-Key,
+// which the server answers with the first answer again (CONTRACT §14); the resources send one on
+// every such call (the caller's, else one made per call), so a lost answer never books twice.
 import { AbortError } from "./errors.js";
 
 /** Longest server-requested wait (`Retry-After`) the SDK sits through; a longer one is not retried. */
@@ -10,6 +13,16 @@ const MAX_BACKOFF_MS = 8_000;
 /** Whether an answer with this status is worth another attempt: 408, 429 and every 5xx. */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
+}
+
+/**
+ * Whether a request may be sent again after a failure at all: GET always; POST, PATCH and DELETE
+ * only with an `idempotencyKey`, or when the call is `repeatable` by nature (a sync). Without one,
+ * an answer lost after the server acted would turn a retry into a second booking or a 409.
+ */
+export function mayRepeat(method: string, idempotencyKey?: string, repeatable = false): boolean {
+  if (method === "GET" || method === "HEAD") return true;
+  return repeatable || (idempotencyKey !== undefined && idempotencyKey !== "");
 }
 
 /** Exponential backoff for retry number `retry` (0 for the first): 0.5 s · 2^retry, at most 8 s, minus up to 25 % jitter. */

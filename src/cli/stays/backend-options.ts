@@ -1,0 +1,30 @@
+// The flags that choose where `reservation …` and `availability` work, defined once (as `sync` spells them).
+import { Option } from "@commander-js/extra-typings";
+import { parseMilliseconds } from "../options.js";
+
+/** `--local`: this machine's database instead of a server. */
+export function localOption() {
+  return new Option("--local", "use this machine's database instead of calling a server (implied by --db or --owner)");
+}
+
+/** `--base-url URL`: the server to call. */
+export function baseUrlOption() {
+  return new Option("--base-url <url>", "server to call (default: $CALSYNC_BASE_URL, else http://localhost:8787)");
+}
+
+/** `--api-key KEY`: the token sent to the server. */
+export function apiKeyOption() {
+  return new Option("--api-key <key>", "API token (default: $CALSYNC_API_KEY)");
+}
+
+/** `--timeout MS`: deadline of the whole server call. */
+export function remoteTimeoutOption() {
+  return new Option("--timeout <ms>", "milliseconds to wait for the server, retries included").argParser(parseMilliseconds);
+}
+
+/** The exit codes every such command documents in its help. */
+export const STAYS_EXIT_CODES = [
+  "",
+  "Exit codes: 0 done, 6 the nights are taken (the stays holding them on stderr), 2 usage error (also a value the server refused),",
+  "            4 authentication or missing scope, 5 network or server error, 1 anything else (not found, …).",
+].join("\n");

@@ -1,0 +1,40 @@
+// What `calsync reservation …` and `calsync availability` need from wherever the record lives: a
+// calsync server through the SDK (./remote.ts) or this machine's database (./local.ts). Commands see
+// only this interface, so each door is one adapter file.
+import type {
+  Availability,
+  DirectStayCreate,
+  DirectStayResult,
+  DirectStayUpdate,
+  NightsConflict,
+  Reservation,
+} from "../../resource-types.js";
+import { CliFailure, EXIT } from "../context.js";
+
+/** The nights asked about: [from, to), either end left to the backend's default. */
+export interface NightRange {
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/**
+ * Direct stays and availability of one owner's properties. Every method throws `CliFailure` (or
+ * `UsageError`) with the exit code of its failure; taken nights are `nightsTaken(conflicts)`.
+ */
+export interface StaysBackend {
+  /** Stores a direct stay after checking its nights (after refreshing the channels unless `refresh: false`). */
+  create(propertyId: string, stay: DirectStayCreate): Promise<DirectStayResult>;
+  /** Moves or renames a direct stay; new nights are checked as `create` does. */
+  update(reservationId: string, changes: DirectStayUpdate): Promise<DirectStayResult>;
+  /** Cancels a direct stay and returns it as it is now. */
+  cancel(reservationId: string): Promise<Reservation>;
+  /** Which nights of [from, to) are free. */
+  availability(propertyId: string, range: NightRange): Promise<Availability>;
+}
+
+/** The refusal both backends give when a night asked for is taken: exit 6, the stays holding them on stderr. */
+export function nightsTaken(conflicts: readonly NightsConflict[]): CliFailure {
+  const lines = conflicts.map((c) => `  ${c.source.padEnd(11)} ${c.arrival} → ${c.departure}  ${c.reservationId}`);
+  const listed = lines.length > 0 ? `:\n${lines.join("\n")}` : "";
+  return new CliFailure(`the nights are taken by ${conflicts.length === 1 ? "this stay" : "these stays"}${listed}`, EXIT.taken);
+}

@@ -1,0 +1,38 @@
+// A calsync server as a `StaysBackend`, through the SDK. The resources' errors become the CLI's exit
+// codes: 6 taken nights, 2 a value the server refused (422), 1 not found or read-only, and the rest as remote `sync` has them
+// (../remote-client.ts): 4 authentication or a missing scope, 5 network or server.
+import { APIError, ConflictError, NotFoundError, UnprocessableEntityError } from "../../sdk/index.js";
+import { CliFailure, EXIT, UsageError, type CliContext } from "../context.js";
+import { apiMessage, connectRemote, type RemoteConnection, type RemoteOptions } from "../remote-client.js";
+import { nightsTaken, type StaysBackend } from "./backend.js";
+
+/** The server's backend for one command. */
+export function remoteStaysBackend(options: RemoteOptions, context: CliContext): StaysBackend {
+  const remote = connectRemote(options, context, "or use this machine's database with --local");
+  const { client, signal } = remote;
+  const call = async <T>(request: () => Promise<T>): Promise<T> => {
+    try {
+      return await request();
+    } catch (error) {
+      throw failureOf(error, remote);
+    }
+  };
+  return {
+    create: (propertyId, stay) => call(() => client.reservations.create(propertyId, stay, { signal })),
+    update: (reservationId, changes) => call(() => client.reservations.update(reservationId, changes, { signal })),
+    cancel: (reservationId) => call(() => client.reservations.cancel(reservationId, { signal })),
+    availability: (propertyId, range) => call(() => client.properties.availability(propertyId, range, { signal })),
+  };
+}
+
+function failureOf(error: unknown, remote: RemoteConnection): unknown {
+  const fail = (message: string, code: number) => new CliFailure(remote.hide(message), code);
+  if (error instanceof ConflictError && error.code === "nights_unavailable") return nightsTaken(error.conflicts);
+  // A calsync server's own 404 says what is missing; a 404 from something else falls through to the --base-url hint.
+  if (error instanceof NotFoundError && error.code === "not_found") return fail(`not found: ${apiMessage(error)}`, EXIT.failure);
+  // The server refused a value the user typed (a past stay, too many nights): a usage error, as a bad date is.
+  if (error instanceof UnprocessableEntityError) return new UsageError(remote.hide(apiMessage(error)));
+  if (error instanceof ConflictError) return fail(`${apiMessage(error)} (${error.code})`, EXIT.failure);
+  if (error instanceof APIError && error.status === 400) return fail(`${apiMessage(error)} (${error.code})`, EXIT.failure);
+  return remote.failure(error);
+}
