@@ -29,14 +29,18 @@ const CSS = `
 :host { display: block; font: inherit; color: var(--calsync-color, inherit); }
 :host([hidden]) { display: none; }
 * { box-sizing: border-box; }
-.nav { display: flex; align-items: center; justify-content: space-between; gap: .5em; margin-bottom: .5em; }
+.calendar { position: relative; }
+/* The buttons sit on the captions' line, at the two ends: the months stay the widest part. */
+.nav { position: absolute; inset-inline: 0; top: 0; display: flex; justify-content: space-between; pointer-events: none; }
+.nav button { pointer-events: auto; }
+caption { line-height: 2.5em; }
 button { font: inherit; min-width: 2.5em; min-height: 2.5em; border: 1px solid var(--calsync-border-color, #8c959f);
   border-radius: var(--calsync-radius, 6px); background: var(--calsync-button-background, #fff); color: var(--calsync-button-color, #1f2328); cursor: pointer; }
 button:focus-visible, td:focus-visible { outline: 3px solid var(--calsync-focus-color, #0969da); outline-offset: 2px; }
 button[aria-disabled="true"] { opacity: .45; cursor: default; }
 .months { display: flex; flex-wrap: wrap; gap: var(--calsync-gap, 1.5em); }
 table { border-collapse: separate; border-spacing: 2px; }
-caption { font-weight: 600; padding-bottom: .4em; }
+caption { font-weight: 600; padding-bottom: .2em; }
 caption::first-letter { text-transform: uppercase; }
 th { font-weight: 500; font-size: .8em; color: var(--calsync-weekday-color, #57606a); padding: .2em 0; }
 td { position: relative; width: var(--calsync-cell-size, 2.4em); height: var(--calsync-cell-size, 2.4em); text-align: center;
@@ -113,6 +117,7 @@ export class CalsyncAvailability extends HTMLElement {
   #today = null;
   #loadedTo = null;
   #start = null;
+  #wanted = null;
   #abort = null;
   #busy = false;
   #view;
@@ -134,7 +139,7 @@ export class CalsyncAvailability extends HTMLElement {
     this.#view.nav = el("div", { part: "nav", class: "nav", hidden: true }, previous, announce, next);
     previous.addEventListener("click", () => this.#move(-1));
     next.addEventListener("click", () => this.#move(1));
-    root.append(el("div", { part: "calendar" }, this.#view.nav, months, legend, message));
+    root.append(el("div", { part: "calendar", class: "calendar" }, this.#view.nav, months, legend, message));
   }
 
   connectedCallback() {
@@ -164,7 +169,7 @@ export class CalsyncAvailability extends HTMLElement {
 
   async #reload() {
     this.#nights.clear();
-    this.#today = this.#loadedTo = null;
+    this.#today = this.#loadedTo = this.#start = this.#wanted = null;
     this.#view.nav.hidden = true;
     this.#view.months.replaceChildren();
     this.#view.legend.replaceChildren();
@@ -219,21 +224,26 @@ export class CalsyncAvailability extends HTMLElement {
     this.#view.message.textContent = text;
   }
 
+  // Presses made while the next year loads count: the view goes where the visitor asked once it is there.
   async #move(step) {
-    if (this.#busy || this.#start === null) return;
-    const start = monthStart(this.#start, step);
-    if (start < monthStart(dayMs(this.#today))) return;
-    const end = isoDate(monthStart(start, this.#monthCount));
-    if (end > this.#loadedTo) {
-      this.#busy = true;
-      const from = this.#loadedTo;
-      const to = isoDate(Math.max(dayMs(end), dayMs(from) + CHUNK_NIGHTS * DAY_MS));
-      const loaded = await this.#fetch(from, to);
-      this.#busy = false;
-      if (!loaded) return;
+    if (this.#start === null) return;
+    const first = monthStart(dayMs(this.#today));
+    this.#wanted = Math.max(first, monthStart(this.#wanted ?? this.#start, step));
+    if (this.#busy) return;
+    this.#busy = true;
+    while (this.#start !== null && this.#wanted !== null && this.#wanted !== this.#start) {
+      const start = this.#wanted;
+      const end = isoDate(monthStart(start, this.#monthCount));
+      if (end > this.#loadedTo) {
+        const from = this.#loadedTo;
+        const to = isoDate(Math.max(dayMs(end), dayMs(from) + CHUNK_NIGHTS * DAY_MS));
+        if (!(await this.#fetch(from, to))) break;
+        continue;
+      }
+      this.#start = start;
+      this.#render(true);
     }
-    this.#start = start;
-    this.#render(true);
+    this.#busy = false;
   }
 
   #render(announce) {
