@@ -27,6 +27,9 @@ const SCREENSHOT = path.resolve(import.meta.dirname, "../docs/availability-eleme
 const NOW = new Date("2030-03-10T11:00:00Z");
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
+/** The page's getComputedStyle, typed here: the tests are compiled without the DOM library. */
+type Styled = { getComputedStyle(node: unknown): { backgroundColor: string; color: string } };
+
 interface Heard {
   errors: ConsoleMessage[];
   pageErrors: Error[];
@@ -131,7 +134,7 @@ describe.skipIf(!HAS_CHROMIUM)("<calsync-availability> on another origin's page"
 
     // Nights of 12–14 March are taken; the 15th is the departure morning and free; a stay runs over the month's end.
     for (const name of ["Dienstag, 12. März 2030: belegt", "Donnerstag, 14. März 2030: belegt", "Montag, 1. April 2030: belegt", "Samstag, 20. April 2030: belegt"]) {
-      await expect.poll(() => page.getByRole("cell", { name, exact: true }).count(), name).toBe(1);
+      expect(await page.getByRole("cell", { name, exact: true }).count(), name).toBe(1);
     }
     for (const name of ["Freitag, 15. März 2030: frei", "Montag, 11. März 2030: frei", "Dienstag, 2. April 2030: frei", "Sonntag, 10. März 2030: frei"]) {
       expect(await page.getByRole("cell", { name, exact: true }).count(), name).toBe(1);
@@ -146,9 +149,9 @@ describe.skipIf(!HAS_CHROMIUM)("<calsync-availability> on another origin's page"
 
     // The adopted stylesheet applies under the CSP, and the site styles the element through ::part().
     const booked = page.locator('calsync-availability td[data-date="2030-03-12"]');
-    expect(await booked.evaluate((cell) => getComputedStyle(cell).backgroundColor)).toBe("rgb(255, 235, 233)");
-    expect(await page.locator("calsync-availability caption").first().evaluate((c) => getComputedStyle(c).color)).toBe("rgb(0, 61, 92)");
-    expect(await page.locator('calsync-availability td[data-date="2030-03-11"]').evaluate((c) => getComputedStyle(c).backgroundColor)).toBe("rgb(220, 245, 236)");
+    expect(await booked.evaluate((cell) => (globalThis as unknown as Styled).getComputedStyle(cell).backgroundColor)).toBe("rgb(255, 235, 233)");
+    expect(await page.locator("calsync-availability caption").first().evaluate((c) => (globalThis as unknown as Styled).getComputedStyle(c).color)).toBe("rgb(0, 61, 92)");
+    expect(await page.locator('calsync-availability td[data-date="2030-03-11"]').evaluate((c) => (globalThis as unknown as Styled).getComputedStyle(c).backgroundColor)).toBe("rgb(220, 245, 236)");
 
     if (SCREENSHOTS) {
       await page.locator("calsync-availability").screenshot({ path: SCREENSHOT, animations: "disabled", caret: "hide" });
@@ -211,7 +214,7 @@ describe.skipIf(!HAS_CHROMIUM)("<calsync-availability> on another origin's page"
     await page.evaluate(AXE_SOURCE);
     const result = await page.evaluate(async () => {
       type Rule = { id: string; impact: string | null; nodes: unknown[] };
-      const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Rule[]; passes: Rule[] }> } }).axe;
+      const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Rule[]; passes: Rule[] }> } }).axe;
       const { violations, passes } = await axe.run({ include: [["calsync-availability"]] }, { resultTypes: ["violations", "passes"] });
       const summary = (rules: Rule[]) => rules.map((r) => ({ id: r.id, impact: r.impact, nodes: r.nodes.length }));
       return { violations: summary(violations), passes: summary(passes) };
