@@ -110,7 +110,7 @@ describe.skipIf(!HAS_CHROMIUM)("<calsync-availability> on another origin's page"
   });
 
   /** The listing page in a fresh US-English, Los Angeles browser, with what its console said. */
-  async function listing(query = ""): Promise<{ page: Page; heard: Heard }> {
+  async function listing(query = ""): Promise<{ page: Page; heard: Heard; asked: string[] }> {
     const context = await browser.newContext({ locale: "en-US", timezoneId: "America/Los_Angeles", viewport: { width: 900, height: 700 } });
     contexts.push(context);
     const page = await context.newPage();
@@ -119,16 +119,22 @@ describe.skipIf(!HAS_CHROMIUM)("<calsync-availability> on another origin's page"
       if (message.type() === "error" || message.type() === "warning") heard.errors.push(message);
     });
     page.on("pageerror", (error) => heard.pageErrors.push(error));
+    const asked: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/availability/")) asked.push(new URL(request.url()).search);
+    });
     await page.goto(`${site.baseUrl}/listing.html${query}`);
-    return { page, heard };
+    return { page, heard, asked };
   }
 
   const captions = (page: Page) => page.locator("calsync-availability caption").allTextContents();
 
   it("draws two German month tables, weeks from Monday, every day named free or booked, under the site's strict CSP", async () => {
-    const { page, heard } = await listing();
+    const { page, heard, asked } = await listing();
     await expect.poll(() => captions(page)).toEqual(["März 2030", "April 2030"]);
     expect(await page.locator("calsync-availability table").count()).toBe(2);
+    // One request: the feed's default year from the property's today.
+    expect(asked).toEqual([""]);
     const heads = page.locator("calsync-availability table").first().locator("th");
     expect([await heads.first().getAttribute("abbr"), await heads.last().getAttribute("abbr")]).toEqual(["Montag", "Sonntag"]);
 
@@ -161,7 +167,7 @@ describe.skipIf(!HAS_CHROMIUM)("<calsync-availability> on another origin's page"
   });
 
   it("changes months from the keyboard, and loads the next year when the visitor gets there", async () => {
-    const { page, heard } = await listing();
+    const { page, heard, asked } = await listing();
     const next = page.getByRole("button", { name: "Nächster Monat" });
     const previous = page.getByRole("button", { name: "Vorheriger Monat" });
     await expect.poll(() => captions(page)).toEqual(["März 2030", "April 2030"]);
@@ -185,6 +191,8 @@ describe.skipIf(!HAS_CHROMIUM)("<calsync-availability> on another origin's page"
     await expect.poll(() => captions(page)).toEqual(["April 2031", "Mai 2031"]);
     await expect.poll(() => page.getByRole("cell", { name: "Donnerstag, 10. April 2031: belegt", exact: true }).count()).toBe(1);
     expect(await page.getByRole("cell", { name: "Samstag, 12. April 2031: frei", exact: true }).count()).toBe(1);
+    // The first year, then the next one from where it ended, once.
+    expect(asked).toEqual(["", "?from=2031-03-10&to=2032-03-09"]);
     expect(heard.pageErrors).toEqual([]);
     expect(heard.errors.map((m) => `${m.text()} ${m.location().url}`)).toEqual([]);
   });

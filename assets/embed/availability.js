@@ -120,6 +120,7 @@ export class CalsyncAvailability extends HTMLElement {
   #wanted = null;
   #abort = null;
   #busy = false;
+  #connected = false;
   #view;
 
   constructor() {
@@ -143,15 +144,18 @@ export class CalsyncAvailability extends HTMLElement {
   }
 
   connectedCallback() {
+    this.#connected = true;
     this.#reload();
   }
 
   disconnectedCallback() {
+    this.#connected = false;
     this.#abort?.abort();
   }
 
+  // An upgrade reports every attribute before connectedCallback: only later changes load again.
   attributeChangedCallback(_name, before, after) {
-    if (before !== after && this.isConnected) this.#reload();
+    if (before !== after && this.#connected) this.#reload();
   }
 
   get #monthCount() {
