@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECURITY_HEADERS } from "../src/server/dashboard/security.js";
 import { embedSnippet } from "../src/server/dashboard/pages/embed-snippet.js";
+import { versionedEmbedPath } from "../src/server/embed-route.js";
 import { BASE, startDashboardFixture, type DashboardFixture } from "./helpers/dashboard-fixture.js";
 
 let fx: DashboardFixture;
@@ -41,6 +42,7 @@ describe("the website snippet on the property page", () => {
     expect(page).not.toContain("<calsync-availability");
     expect(page).not.toContain('<script type="module"');
     expect(page).toContain('data-copy="embed-snippet" hidden');
+    expect(page).toContain(`<code>${BASE}${versionedEmbedPath()}</code>`);
     expect((await fx.app.fetch(new Request(`${BASE}/availability/${token}.json`))).status).toBe(200);
 
     await client.post(`/properties/${property.id}/feed`, { rotate: "1" });

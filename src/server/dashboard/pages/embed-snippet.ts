@@ -1,7 +1,7 @@
 // The property page's "On your website" card (CONTRACT §15): the two lines an owner pastes into their own
 // site to show the property's free nights with <calsync-availability>. The feed token is its capability.
 import type { Property } from "../../../store/types.js";
-import { EMBED_SCRIPT_PATH } from "../../embed-route.js";
+import { EMBED_SCRIPT_PATH, versionedEmbedPath } from "../../embed-route.js";
 import type { Visit } from "../context.js";
 import { html, type SafeHtml } from "../html.js";
 
@@ -27,6 +27,7 @@ export function embedSection(visit: Visit, property: Property): SafeHtml {
   <p class="muted">Paste this where the calendar should appear. It speaks the language of your page (its <code>lang</code>) and can be styled with CSS custom properties and <code>::part()</code>. If your site sends a Content-Security-Policy, allow this server in <code>script-src</code> and <code>connect-src</code>.</p>
   <div class="copy-row"><pre class="snippet"><code id="embed-snippet">${embedSnippet(visit.facts.origin, property.feedToken)}</code></pre>
     <button type="button" class="button small" data-copy="embed-snippet" hidden>Copy</button></div>
-  <p class="hint">Rotating the feed URL above changes this address too: paste the snippet again afterwards.</p>
+  <p class="hint">Rotating the feed URL above changes this address too: paste the snippet again afterwards.
+    For a year-long browser cache, load <code>${visit.facts.origin}${versionedEmbedPath()}</code> instead: it is this version of the calendar only, so change it after upgrading calsync.</p>
 </section>`;
 }
