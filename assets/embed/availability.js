@@ -27,7 +27,7 @@ const DAY_MS = 86_400_000;
 
 const CSS = `
 :host { display: block; font: inherit; color: var(--calsync-color, inherit); }
-:host([hidden]) { display: none; }
+:host([hidden]), [hidden] { display: none !important; }
 * { box-sizing: border-box; }
 .calendar { position: relative; }
 /* The buttons sit on the captions' line, at the two ends: the months stay the widest part. */
