@@ -21,7 +21,7 @@ const WORDS = {
 const SUNDAY_REGIONS = new Set("AG AS BD BR BS BT BW BZ CA CN CO DM DO ET GT GU HK HN ID IL IN JM JP KE KH KR LA MH MM MO MT MX MZ NI NP PA PE PH PK PR PT PY SA SG SV TH TT TW UM US VE VI WS YE ZA ZW".split(" "));
 const SATURDAY_REGIONS = new Set("AE AF BH DJ DZ EG IQ IR JO KW LY OM QA SD SY".split(" "));
 
-/** Nights asked for at once (the server answers at most 732). */
+/** Nights asked for at once after the first year. */
 const CHUNK_NIGHTS = 365;
 const DAY_MS = 86_400_000;
 
@@ -239,9 +239,9 @@ export class CalsyncAvailability extends HTMLElement {
       const start = this.#wanted;
       const end = isoDate(monthStart(start, this.#monthCount));
       if (end > this.#loadedTo) {
+        // A year at a time (the server answers at most 732 nights); the loop asks again if that is not enough.
         const from = this.#loadedTo;
-        const to = isoDate(Math.max(dayMs(end), dayMs(from) + CHUNK_NIGHTS * DAY_MS));
-        if (!(await this.#fetch(from, to))) break;
+        if (!(await this.#fetch(from, isoDate(dayMs(from) + CHUNK_NIGHTS * DAY_MS)))) break;
         continue;
       }
       this.#start = start;

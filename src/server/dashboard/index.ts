@@ -37,7 +37,7 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
  * `/healthz`, and `/metrics` (a scraper's path, §12, even with metrics off), under any mount prefix.
  */
 export function isApiPath(pathname: string): boolean {
-  return /(?:^|\/)(?:api|ical|availability)(?:\/|$)/.test(pathname) || /(?:^|\/)(?:healthz|metrics)$/.test(pathname);
+  return /(?:^|\/)(?:api|ical)(?:\/|$)/.test(pathname) || /(?:^|\/)availability\/[^/]*$/.test(pathname) || /(?:^|\/)(?:healthz|metrics)$/.test(pathname);
 }
 
 /** The request path with an invite link's token replaced by `***`, for access logs: the token opens an account. */
