@@ -292,7 +292,7 @@ export class CalsyncAvailability extends HTMLElement {
     const dayNumber = new Intl.DateTimeFormat(locale, { day: "numeric", timeZone: "UTC" });
     const rows = [];
     const isoWeekday = (ms) => ((new Date(ms).getUTCDay() + 6) % 7) + 1;
-    let cells = Array.from({ length: (isoWeekday(start) - firstDay + 7) % 7 }, () => el("td", { part: "blank" }));
+    const cells = Array.from({ length: (isoWeekday(start) - firstDay + 7) % 7 }, () => el("td", { part: "blank" }));
     const end = monthStart(start, 1);
     for (let ms = start; ms < end; ms += DAY_MS) {
       const date = isoDate(ms);
