@@ -6,8 +6,10 @@ import { isStoreUnavailable } from "../store/errors.js";
 import type { Store } from "../store/types.js";
 import type { AccessLogLine } from "./access-log.js";
 import { isResourcePath, registerApi } from "./api/index.js";
+import { registerAvailabilityRoute } from "./availability-route.js";
 import { errorPage, isApiPath, maskInvitePath, notFoundPage, registerDashboard } from "./dashboard/index.js";
 import { withSecurityHeaders } from "./dashboard/security.js";
+import { registerEmbedRoute } from "./embed-route.js";
 import { errorResponse, jsonResponse } from "./errors.js";
 import { registerMetricsRoute, type ServerMetrics } from "./metrics.js";
 import { registerOpenApiRoute } from "./openapi/route.js";
@@ -146,6 +148,8 @@ export function createApp(options: AppOptions): H3 {
   registerOpenApiRoute(app, (event) => stateOf(event).requestId);
   if (options.metrics) registerMetricsRoute(app, options.metrics, (event) => stateOf(event).requestId);
   registerOutboundFeedRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId, now });
+  registerAvailabilityRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId, now });
+  registerEmbedRoute(app);
   if (dashboard) {
     registerDashboard(app, {
       store: options.store,

@@ -6,6 +6,7 @@ import { todayAt } from "../engine/nights.js";
 import type { Store } from "../store/types.js";
 import { CALENDAR_SOURCES } from "../types.js";
 import { errorResponse } from "./errors.js";
+import { matchesEtag } from "./etag.js";
 import { parseExclude, renderPropertyFeed } from "./property-feed.js";
 
 /** Route of the outbound feed; `:file` is `<feedToken>.ics`. */
@@ -64,9 +65,11 @@ export function registerOutboundFeedRoute(app: H3, options: OutboundFeedRouteOpt
   });
 }
 
-/** The request path with any feed token replaced by `***`, for access logs. */
+/** The request path with any feed token (the outbound feed's, the availability feed's) replaced by `***`, for access logs. */
 export function maskFeedPath(path: string): string {
-  return path.replace(/\/ical\/([^/]+)/gi, (_match, file: string) => `/ical/***${/\.ics$/i.test(file) ? ".ics" : ""}`);
+  return path
+    .replace(/\/ical\/([^/]+)/gi, (_match, file: string) => `/ical/***${/\.ics$/i.test(file) ? ".ics" : ""}`)
+    .replace(/\/availability\/([^/]+)/gi, (_match, file: string) => `/availability/***${/\.json$/i.test(file) ? ".json" : ""}`);
 }
 
 // The last path segment, so the route works mounted under a prefix too.
@@ -93,14 +96,6 @@ function notModified(request: Headers, etag: string, lastModified: string | unde
   if (ifNoneMatch !== null) return matchesEtag(ifNoneMatch, etag);
   const since = Date.parse(request.get("if-modified-since") ?? "");
   return lastModified !== undefined && !Number.isNaN(since) && Date.parse(lastModified) <= since;
-}
-
-// If-None-Match uses weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`; `*` matches any feed.
-function matchesEtag(header: string, etag: string): boolean {
-  return header.split(",").some((tag) => {
-    const value = tag.trim();
-    return value === "*" || value.replace(/^W\//, "") === etag;
-  });
 }
 
 function invalidExclude(unknown: string, requestId: string): Response {

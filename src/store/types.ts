@@ -1,5 +1,6 @@
 // Records the store hands to the doors (CLI, server). The engine's own view is engine/store-port.ts.
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import type { AvailabilityInput } from "../engine/availability.js";
 import type { ServedNights } from "../engine/echoes.js";
 import type { OutboundReservation } from "../engine/outbound-feed.js";
 import type { SyncStore } from "../engine/store-port.js";
@@ -126,6 +127,14 @@ export interface ReservationRow {
   eventZone: string | null;
   /** The reservation this one is a channel's echo of (CONTRACT §8), else null. */
   echoOf: string | null;
+}
+
+/** What the availability rule (engine/availability.ts) reads of one property's reservations in a range. */
+export interface AvailabilityRows {
+  /** The active reservations of every calendar of the property with a night in the range: dates and echo only, nothing about the guest. */
+  reservations: AvailabilityInput[];
+  /** The status of the stays those reservations echo (a cancelled one frees its echo's nights), whatever their dates. */
+  echoTargets: Array<{ id: string; status: ReservationStatus }>;
 }
 
 /** One fetch of a property's outbound feed (`GET /ical/…`, a 304 included), as the route records it. */
@@ -269,6 +278,9 @@ export interface Store extends SyncStore, ResourceQueries {
    * latest `updated_at` of any of its reservations (cancelled ones too; null when it has none).
    */
   propertyFeedReservations(propertyId: string): Promise<{ reservations: OutboundReservation[]; updatedAt: string | null }>;
+
+  /** What `availabilityNights` needs to answer for the nights in [from, to) of a property, from one snapshot. */
+  availabilityReservations(propertyId: string, range: { from: string; to: string }): Promise<AvailabilityRows>;
 
   /**
    * Records one fetch of a property's outbound feed in one small write: the URL's last record (same

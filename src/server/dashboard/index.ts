@@ -33,11 +33,11 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
 }
 
 /**
- * True for paths that keep the API's JSON answers (CONTRACT §9): `/api/…`, `/ical/…`, `/healthz`, and
- * `/metrics` (a scraper's path, §12, even with metrics off), under any mount prefix.
+ * True for paths that keep the API's JSON answers (CONTRACT §9): `/api/…`, `/ical/…`, `/availability/…` (§15),
+ * `/healthz`, and `/metrics` (a scraper's path, §12, even with metrics off), under any mount prefix.
  */
 export function isApiPath(pathname: string): boolean {
-  return /(?:^|\/)(?:api|ical)(?:\/|$)/.test(pathname) || /(?:^|\/)(?:healthz|metrics)$/.test(pathname);
+  return /(?:^|\/)(?:api|ical)(?:\/|$)/.test(pathname) || /(?:^|\/)availability\/[^/]*$/.test(pathname) || /(?:^|\/)(?:healthz|metrics)$/.test(pathname);
 }
 
 /** The request path with an invite link's token replaced by `***`, for access logs: the token opens an account. */

@@ -3,9 +3,10 @@ import type { OutboundReservation } from "../../engine/outbound-feed.js";
 import type { PgDatabase } from "./pool.js";
 import { PROPERTY_ORDER } from "./properties.js";
 import { toReservationRow, type ReservationDbRow } from "./rows.js";
+import { availabilityRows, type AvailabilityDbRow } from "../availability-rows.js";
 import type { Store } from "../types.js";
 
-export type ReservationQueries = Pick<Store, "listReservations" | "propertyFeedReservations">;
+export type ReservationQueries = Pick<Store, "listReservations" | "propertyFeedReservations" | "availabilityReservations">;
 
 /** The reservation listings of one database. */
 export function reservationQueries(db: PgDatabase): ReservationQueries {
@@ -22,6 +23,17 @@ export function reservationQueries(db: PgDatabase): ReservationQueries {
       );
       return rows.map(toReservationRow);
     },
+    // One statement, one snapshot: the echoes' targets are read with them (no guest detail selected).
+    availabilityReservations: async (propertyId, { from, to }) =>
+      availabilityRows(
+        await db.query<AvailabilityDbRow>(
+          `SELECT r.id, r.status, r.arrival, r.departure, r.echo_of AS "echoOf", t.status AS "targetStatus" FROM reservations r
+           JOIN calendars c ON c.id = r.calendar_id LEFT JOIN reservations t ON t.id = r.echo_of
+           WHERE c.property_id = $1 AND r.status = 'active' AND r.arrival COLLATE "C" < $2 AND r.departure COLLATE "C" > $3
+           ORDER BY r.arrival COLLATE "C", r.id COLLATE "C"`,
+          [propertyId, to, from],
+        ),
+      ),
     // One snapshot for both reads, as SQLite's transaction gives.
     propertyFeedReservations: (propertyId) =>
       db.transaction(async (sql) => {

@@ -98,6 +98,7 @@ const GROUP_OF = {
   removeCalendar: "calendars",
   listReservations: "reservations",
   propertyFeedReservations: "reservations",
+  availabilityReservations: "reservations",
   recordOutboundFetch: "outboundFetches",
   propertyOutboundFetches: "outboundFetches",
   ownerCalendars: "syncPort",

@@ -3,9 +3,10 @@ import type Database from "better-sqlite3";
 import type { OutboundReservation } from "../../engine/outbound-feed.js";
 import { PROPERTY_ORDER } from "./properties.js";
 import { toReservationRow, type ReservationDbRow } from "./rows.js";
+import { availabilityRows, type AvailabilityDbRow } from "../availability-rows.js";
 import type { Store } from "../types.js";
 
-export type ReservationQueries = Pick<Store, "listReservations" | "propertyFeedReservations">;
+export type ReservationQueries = Pick<Store, "listReservations" | "propertyFeedReservations" | "availabilityReservations">;
 
 /** Prepares the reservation listing of one database. */
 export function reservationQueries(db: Database.Database): ReservationQueries {
@@ -28,6 +29,12 @@ export function reservationQueries(db: Database.Database): ReservationQueries {
        SELECT MAX(r.updated_at) AS at FROM reservations r JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ?
        UNION ALL SELECT feed_changed_at FROM properties WHERE id = ?)`,
   );
+  // One statement, one snapshot: the echoes' targets are read with them (no guest detail selected).
+  const availability = db.prepare<[string, string, string], AvailabilityDbRow>(
+    `SELECT r.id, r.status, r.arrival, r.departure, r.echo_of AS echoOf, t.status AS targetStatus FROM reservations r
+     JOIN calendars c ON c.id = r.calendar_id LEFT JOIN reservations t ON t.id = r.echo_of
+     WHERE c.property_id = ? AND r.status = 'active' AND r.arrival < ? AND r.departure > ? ORDER BY r.arrival, r.id`,
+  );
   const readFeed = db.transaction((propertyId: string) => ({
     reservations: feedRows.all(propertyId),
     updatedAt: lastChange.get(propertyId, propertyId)?.at ?? null,
@@ -39,5 +46,6 @@ export function reservationQueries(db: Database.Database): ReservationQueries {
       return all.all(ownerId, ownerId, propertyId, propertyId, status, status).map(toReservationRow);
     },
     propertyFeedReservations: async (propertyId) => readFeed(propertyId),
+    availabilityReservations: async (propertyId, { from, to }) => availabilityRows(availability.all(propertyId, to, from)),
   };
 }

@@ -1,5 +1,5 @@
 // /properties/<id>: a property's calendars with the state of their last sync, the form to add one,
-// Sync now, and the outbound feed URL to paste into the channels.
+// Sync now, the outbound feed URL to paste into the channels, and the website calendar's snippet.
 import { getRouterParam, type H3 } from "h3";
 import { maskUrl } from "../../../engine/mask-url.js";
 import type { Calendar, Property } from "../../../store/types.js";
@@ -11,6 +11,7 @@ import { htmlResponse } from "../http.js";
 import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
 import { ownedProperty } from "../owned.js";
 import { previewCard, type CalendarPreview } from "./calendar-preview.js";
+import { embedSection } from "./embed-snippet.js";
 import { notFoundPage } from "./errors.js";
 import { syncNowForm } from "./sync-now.js";
 
@@ -48,7 +49,8 @@ export async function propertyPage(ctx: DashboardContext, visit: Visit, property
   ${calendars.length === 0 ? html`<p class="empty-row muted">No calendars yet. Paste each channel's calendar export link below.</p>` : calendarTable(visit, calendars, now)}
 </section>
 ${form?.preview ? previewCard(visit, property, form, form.preview) : addCalendarForm(visit, property, form)}
-${feedSection(visit, property)}`;
+${feedSection(visit, property)}
+${embedSection(visit, property)}`;
   return htmlResponse(form?.error ? 422 : 200, layout({ title: property.name, body, visit }));
 }
 
