@@ -25,5 +25,5 @@ export {
   type WebhookWorker,
   type WebhookWorkerOptions,
 } from "./webhooks/worker.js";
-export type { PollHealthReport } from "./webhooks/poll-outage.js";
+export type { PollHealthReport } from "./outbox/poll-outage.js";
 export { generateWebhookSecret } from "./webhooks/endpoint-rules.js";

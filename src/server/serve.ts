@@ -15,7 +15,7 @@ import { DEFAULT_RATE_LIMIT, storeRateLimiter, type RateLimitPolicy, type TokenR
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { DEFAULT_LEASE_MS } from "./owner-lease.js";
 import { createSyncRunner } from "./single-flight.js";
-import type { PollHealthReport } from "./webhooks/poll-outage.js";
+import type { PollHealthReport } from "./outbox/poll-outage.js";
 import { startWebhookWorker, type DeliveryAttempt, type WebhookWorker, type WebhookWorkerOptions } from "./webhooks/worker.js";
 
 /** Options of `startServer`. */

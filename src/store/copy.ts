@@ -30,6 +30,8 @@ export const COPY_TABLES: readonly string[] = [
   // The echo fetch log (CONTRACT §8): without it, a channel's re-export of nights it fetched before the
   // move would read as a real sale, a double booking, until it fetched again.
   "outbound_fetches",
+  // The mail outbox (CONTRACT §16): a mail not yet sent is sent from the new database with the same Message-ID.
+  "mail_outbox",
 ];
 
 /** Tables that only hold who is syncing right now and when next: a copy starts them afresh. */

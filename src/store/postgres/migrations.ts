@@ -240,6 +240,29 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE reservations SET nights_seen_at = updated_at;
   ALTER TABLE reservations ALTER COLUMN nights_seen_at SET NOT NULL;
   `,
+  // 8: twin of SQLite's step 8 (issue 29, email to owners: the mail outbox and the owners' mail settings).
+  `
+  CREATE TABLE mail_outbox (
+    id text PRIMARY KEY,
+    owner_id text NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    kind text NOT NULL,
+    payload json,
+    status text NOT NULL,
+    attempts integer NOT NULL DEFAULT 0,
+    next_attempt_at timestamptz,
+    last_attempt_at timestamptz,
+    last_error text,
+    claimed_by text,
+    claimed_until timestamptz,
+    expires_at timestamptz NOT NULL,
+    created_at timestamptz NOT NULL,
+    seq bigint GENERATED ALWAYS AS IDENTITY
+  );
+  CREATE INDEX mail_outbox_due ON mail_outbox(status, next_attempt_at);
+  CREATE INDEX mail_outbox_owner ON mail_outbox(owner_id);
+  ALTER TABLE owners ADD COLUMN mail_conflicts boolean NOT NULL DEFAULT true;
+  ALTER TABLE owners ADD COLUMN mail_calendars boolean NOT NULL DEFAULT true;
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -66,6 +66,7 @@ function loaders(db: Database.Database, lock: ConnectionLock): Record<Group, Gro
     syncRuns: async () => (await import("./sync-runs.js")).syncRunQueries(db),
     sessions: async () => (await import("./sessions.js")).sessionQueries(db),
     webhooks: async () => (await import("./webhooks.js")).webhookQueries(db),
+    mail: async () => (await import("./mail.js")).mailQueries(db),
     syncLeases: async () => (await import("./sync-leases.js")).syncLeaseQueries(db),
     // Nothing to load: `close` is queued with the other methods so that a call made before it, whose group
     // is still loading, runs first instead of finding the connection closed.
@@ -79,7 +80,7 @@ function loaders(db: Database.Database, lock: ConnectionLock): Record<Group, Gro
 
 type Group =
   | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "syncPort" | "syncRuns" | "sessions"
-  | "webhooks" | "syncLeases" | "connection";
+  | "webhooks" | "mail" | "syncLeases" | "connection";
 
 /** The group of every method of the store (the compiler checks that none is missing). */
 const GROUP_OF = {
@@ -146,5 +147,12 @@ const GROUP_OF = {
   releaseWebhookDelivery: "webhooks",
   countPendingWebhookDeliveries: "webhooks",
   pruneWebhookEvents: "webhooks",
+  claimMails: "mail",
+  finishMail: "mail",
+  releaseMail: "mail",
+  pruneMails: "mail",
+  listMails: "mail",
+  ownerNotifications: "mail",
+  setOwnerNotifications: "mail",
   close: "connection",
 } as const satisfies Record<Exclude<keyof Store, "path" | "ping" | keyof CopyQueries | keyof RateLimitQueries>, Group>;

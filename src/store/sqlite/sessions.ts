@@ -2,7 +2,8 @@
 // of invite tokens and session cookies are stored, so a copy of the database opens no account.
 import type Database from "better-sqlite3";
 import { newId } from "../../ids.js";
-import type { InviteRecord, SessionRecord, Store } from "../types.js";
+import { mailWriter } from "./mail.js";
+import type { InviteRecord, QueuedMail, SessionRecord, Store } from "../types.js";
 
 export type SessionQueries = Pick<
   Store,
@@ -78,10 +79,17 @@ export function sessionQueries(db: Database.Database): SessionQueries {
   const clearFailures = db.prepare<[string]>("DELETE FROM sign_in_failures WHERE key = ?");
   const pruneFailures = db.prepare<[string]>("DELETE FROM sign_in_failures WHERE at < ?");
 
+  const mails = mailWriter(db);
+  // The link's mail commits with the invite it carries, or not at all (CONTRACT §16).
+  const addInvite = db.transaction((invite: InviteRecord, hash: string, mail: QueuedMail | undefined) => {
+    insertInvite.run(invite.id, invite.ownerId, hash, invite.createdAt, invite.expiresAt);
+    if (mail) mails.add(invite.ownerId, mail);
+  });
+
   return {
-    async createInvite({ ownerId, hash, expiresAt }) {
+    async createInvite({ ownerId, hash, expiresAt, mail }) {
       const invite = { id: newId("inv"), ownerId, createdAt: new Date().toISOString(), expiresAt: expiresAt.toISOString(), usedAt: null };
-      insertInvite.run(invite.id, ownerId, hash, invite.createdAt, invite.expiresAt);
+      addInvite(invite, hash, mail);
       return invite;
     },
     async findInvite(hash, now) {
