@@ -16,6 +16,11 @@ import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { DEFAULT_LEASE_MS } from "./owner-lease.js";
 import { createSyncRunner } from "./single-flight.js";
 import type { PollHealthReport } from "./outbox/poll-outage.js";
+import type { OutboxWorker } from "./outbox/pool.js";
+import { checkMailFrom, checkSmtpUrl, maskSmtpUrl, type MailSettings } from "./mail/config.js";
+import { logMailAttempts } from "./mail/log.js";
+import { createMailSender } from "./mail/send.js";
+import { startMailWorker } from "./mail/worker.js";
 import { startWebhookWorker, type DeliveryAttempt, type WebhookWorker, type WebhookWorkerOptions } from "./webhooks/worker.js";
 
 /** Options of `startServer`. */
@@ -57,7 +62,20 @@ export interface ServeOptions {
   parseThreads?: number;
   /** Longest one feed may take to parse on a worker before it is stopped (parse_error), in milliseconds. @default 20000 */
   parseTimeoutMs?: number;
+  /** Mail to owners (CONTRACT §16): where to send it from, and the mail worker's settings (tests shorten retries). @default no mail */
+  mail?: MailServeSettings;
 }
+
+/** What `ServeOptions.mail` takes. */
+export type MailServeSettings = MailSettings &
+  Pick<WebhookWorkerOptions, "retryScheduleMs" | "timeoutMs" | "now" | "random" | "pollReportEveryMs"> & {
+    /** Where links in mails start (no trailing slash). @default the URL serve listens at */
+    baseUrl?: string;
+    /** How often the mail outbox is looked at, in milliseconds. @default 1000 */
+    pollMs?: number;
+    /** Least time between two log lines of one outage of the SMTP server, in milliseconds. @default 3600000 */
+    outageReportEveryMs?: number;
+  };
 
 /** What `ServeOptions.webhooks` may change of the delivery worker. */
 export type WebhookWorkerSettings = Pick<WebhookWorkerOptions, "retryScheduleMs" | "timeoutMs" | "concurrency" | "now" | "random" | "pollReportEveryMs"> & {
@@ -83,6 +101,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   if (!isValidHost(host)) throw new Error(`invalid host "${host}"`);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0 to 65535`);
   if (options.syncEveryMs !== undefined) assertInterval(options.syncEveryMs);
+  if (options.mail) assertMailSettings(options.mail);
 
   const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const log = createServerLog({ json: options.jsonLogs, write });
@@ -113,6 +132,8 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 
   const metrics = options.metrics ? createServerMetrics({ outboxDepth: () => store.countPendingWebhookDeliveries() }) : undefined;
   let webhooks: WebhookWorker | undefined;
+  let mailer: OutboxWorker | undefined;
+  let url = "";
   const runner = createSyncRunner({
     store,
     allowPrivateNetworks: options.allowPrivateNetworks,
@@ -124,6 +145,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     onRunFinished: (run) => {
       metrics?.syncHooks.onRunFinished(run);
       webhooks?.wake();
+      mailer?.wake();
     },
     onProgress: (ownerId, trigger, progress) => logFailingCalendar(log, ownerId, trigger, progress),
   });
@@ -134,6 +156,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     rateLimiter,
     allowPrivateNetworks: options.allowPrivateNetworks,
     trustProxy: options.trustProxy,
+    mail: options.mail && { baseUrl: options.mail.baseUrl, serverUrl: () => url, wake: () => mailer?.wake() },
     logger: log.access,
     onError: (error, requestId) => log.event("error", "request failed", { requestId, error: messageOf(error) }),
   });
@@ -147,8 +170,23 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     throw error;
   }
   // listhen's own URL drops port 80 but keeps the colon ("http://host:"), so build it from the address.
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${listener.address.port}`;
+  url = `http://${host.includes(":") ? `[${host}]` : host}:${listener.address.port}`;
   log.event("info", "listening", { url });
+
+  const sender = options.mail && createMailSender({ ...options.mail });
+  if (options.mail && sender) {
+    const { smtpUrl, from, baseUrl = url, outageReportEveryMs = 3_600_000, ...settings } = options.mail;
+    log.event("info", "mail", { smtp: maskSmtpUrl(smtpUrl), from, links: baseUrl });
+    mailer = startMailWorker({
+      ...settings,
+      store,
+      sender,
+      baseUrl,
+      onAttempt: logMailAttempts(log, outageReportEveryMs, settings.now),
+      onPollHealth: (report) => logPollHealth(log, report, "mail"),
+      onError: (error) => log.event("error", "mail sending failed", { error: messageOf(error) }),
+    });
+  }
 
   if (options.webhooks !== false) {
     webhooks = startWebhookWorker({
@@ -156,7 +194,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       store,
       allowPrivateNetworks: options.allowPrivateNetworks,
       onAttempt: (attempt) => logDelivery(log, attempt),
-      onPollHealth: (report) => logPollHealth(log, report),
+      onPollHealth: (report) => logPollHealth(log, report, "webhook delivery"),
       onError: (error) => log.event("error", "webhook delivery failed", { error: messageOf(error) }),
     });
   }
@@ -187,6 +225,8 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     }
     // Attempts in flight are cut short and do not count (a last one included); their deliveries stay due for the next start.
     await webhooks?.stop();
+    await mailer?.stop();
+    sender?.close();
     // A parse still running past the grace period ends as parse_error: its calendar writes nothing.
     await pool?.close();
     // Each calendar is one transaction, so closing now cannot leave one half-written.
@@ -256,16 +296,24 @@ function logDelivery(log: ServerLog, attempt: DeliveryAttempt): void {
   });
 }
 
-// The worker polls every second: while the database is down, a line when it starts, one a minute, one when it ends.
-function logPollHealth(log: ServerLog, report: PollHealthReport): void {
+// A worker polls every second: while the database is down, a line when it starts, one a minute, one when it ends.
+function logPollHealth(log: ServerLog, report: PollHealthReport, what: "webhook delivery" | "mail"): void {
   if (report.state === "failing") {
-    log.event("error", "webhook delivery paused: cannot read the outbox", { error: messageOf(report.error) });
+    log.event("error", `${what} paused: cannot read the outbox`, { error: messageOf(report.error) });
   } else if (report.state === "still-failing") {
     const { failedPolls, sinceMs } = report;
-    log.event("error", "webhook delivery still paused: cannot read the outbox", { error: messageOf(report.error), failedPolls, sinceMs });
+    log.event("error", `${what} still paused: cannot read the outbox`, { error: messageOf(report.error), failedPolls, sinceMs });
   } else {
-    log.event("info", "webhook delivery resumed", { failedPolls: report.failedPolls, pausedMs: report.sinceMs });
+    log.event("info", `${what} resumed`, { failedPolls: report.failedPolls, pausedMs: report.sinceMs });
   }
+}
+
+// A mistake in the settings fails the start, not every mail a day later.
+function assertMailSettings(mail: MailServeSettings): void {
+  const smtp = checkSmtpUrl(mail.smtpUrl);
+  if (!smtp.ok) throw new Error(`invalid SMTP URL: it ${smtp.message}`);
+  const from = checkMailFrom(mail.from);
+  if (!from.ok) throw new Error(`invalid mail From: it ${from.message}`);
 }
 
 // Nobody reads a scheduled sync's response, so what it found (failures, double bookings) goes to the log.

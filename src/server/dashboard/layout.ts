@@ -20,6 +20,7 @@ const NAVIGATION = [
   { href: "/properties", label: "Properties" },
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/webhooks", label: "Webhooks" },
+  { href: "/settings/notifications", label: "Notifications" },
 ];
 
 /** A whole HTML document. Without `visit` it is a signed-out page (sign-in, invite, errors). */
