@@ -64,10 +64,10 @@ export function mailQueries(db: Database.Database): MailQueries {
   );
   const claim = db.prepare<[string, string, string]>("UPDATE mail_outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?");
   // Once sent or given up, the payload (an invite or reset link among them) is no longer kept.
-  const finish = db.prepare<[string, string, string | null, string | null, string, string]>(
-    `UPDATE mail_outbox SET status = ?1, attempts = attempts + 1, last_attempt_at = ?2, next_attempt_at = ?3, last_error = ?4,
-     payload = CASE WHEN ?1 = 'pending' THEN payload ELSE NULL END, claimed_by = NULL, claimed_until = NULL
-     WHERE id = ?5 AND claimed_by = ?6 AND status = 'pending'`,
+  const finish = db.prepare<[string, string, string | null, string | null, string, string, string]>(
+    `UPDATE mail_outbox SET status = ?, attempts = attempts + 1, last_attempt_at = ?, next_attempt_at = ?, last_error = ?,
+     payload = CASE WHEN ? = 'pending' THEN payload ELSE NULL END, claimed_by = NULL, claimed_until = NULL
+     WHERE id = ? AND claimed_by = ? AND status = 'pending'`,
   );
   const release = db.prepare<[string, string, string, string]>(
     `UPDATE mail_outbox SET last_attempt_at = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL
@@ -99,7 +99,7 @@ export function mailQueries(db: Database.Database): MailQueries {
     },
     async finishMail({ id, worker, at, sent, error, nextAttemptAt }) {
       const state: MailStatus = sent ? "sent" : nextAttemptAt ? "pending" : "failed";
-      finish.run(state, at.toISOString(), state === "pending" ? nextAttemptAt!.toISOString() : null, sent ? null : error, id, worker);
+      finish.run(state, at.toISOString(), state === "pending" ? nextAttemptAt!.toISOString() : null, sent ? null : error, state, id, worker);
     },
     async releaseMail({ id, worker, at, error }) {
       release.run(at.toISOString(), error, id, worker);
