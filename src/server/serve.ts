@@ -17,10 +17,7 @@ import { DEFAULT_LEASE_MS } from "./owner-lease.js";
 import { createSyncRunner } from "./single-flight.js";
 import type { PollHealthReport } from "./outbox/poll-outage.js";
 import type { OutboxWorker } from "./outbox/pool.js";
-import { checkMailFrom, checkSmtpUrl, maskSmtpUrl, type MailSettings } from "./mail/config.js";
-import { logMailAttempts } from "./mail/log.js";
-import { createMailSender } from "./mail/send.js";
-import { startMailWorker } from "./mail/worker.js";
+import { assertMailSettings, startServeMail, type MailServeSettings } from "./mail/start.js";
 import { startWebhookWorker, type DeliveryAttempt, type WebhookWorker, type WebhookWorkerOptions } from "./webhooks/worker.js";
 
 /** Options of `startServer`. */
@@ -66,16 +63,7 @@ export interface ServeOptions {
   mail?: MailServeSettings;
 }
 
-/** What `ServeOptions.mail` takes. */
-export type MailServeSettings = MailSettings &
-  Pick<WebhookWorkerOptions, "retryScheduleMs" | "timeoutMs" | "now" | "random" | "pollReportEveryMs"> & {
-    /** Where links in mails start (no trailing slash). @default the URL serve listens at */
-    baseUrl?: string;
-    /** How often the mail outbox is looked at, in milliseconds. @default 1000 */
-    pollMs?: number;
-    /** Least time between two log lines of one outage of the SMTP server, in milliseconds. @default 3600000 */
-    outageReportEveryMs?: number;
-  };
+export type { MailServeSettings } from "./mail/start.js";
 
 /** What `ServeOptions.webhooks` may change of the delivery worker. */
 export type WebhookWorkerSettings = Pick<WebhookWorkerOptions, "retryScheduleMs" | "timeoutMs" | "concurrency" | "now" | "random" | "pollReportEveryMs"> & {
@@ -173,20 +161,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   url = `http://${host.includes(":") ? `[${host}]` : host}:${listener.address.port}`;
   log.event("info", "listening", { url });
 
-  const sender = options.mail && createMailSender({ ...options.mail });
-  if (options.mail && sender) {
-    const { smtpUrl, from, baseUrl = url, outageReportEveryMs = 3_600_000, ...settings } = options.mail;
-    log.event("info", "mail", { smtp: maskSmtpUrl(smtpUrl), from, links: baseUrl });
-    mailer = startMailWorker({
-      ...settings,
-      store,
-      sender,
-      baseUrl,
-      onAttempt: logMailAttempts(log, outageReportEveryMs, settings.now),
-      onPollHealth: (report) => logPollHealth(log, report, "mail"),
-      onError: (error) => log.event("error", "mail sending failed", { error: messageOf(error) }),
-    });
-  }
+  if (options.mail) mailer = startServeMail(options.mail, { store, log, serverUrl: url, onPollHealth: (report) => logPollHealth(log, report, "mail") });
 
   if (options.webhooks !== false) {
     webhooks = startWebhookWorker({
@@ -226,7 +201,6 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     // Attempts in flight are cut short and do not count (a last one included); their deliveries stay due for the next start.
     await webhooks?.stop();
     await mailer?.stop();
-    sender?.close();
     // A parse still running past the grace period ends as parse_error: its calendar writes nothing.
     await pool?.close();
     // Each calendar is one transaction, so closing now cannot leave one half-written.
@@ -306,14 +280,6 @@ function logPollHealth(log: ServerLog, report: PollHealthReport, what: "webhook 
   } else {
     log.event("info", `${what} resumed`, { failedPolls: report.failedPolls, pausedMs: report.sinceMs });
   }
-}
-
-// A mistake in the settings fails the start, not every mail a day later.
-function assertMailSettings(mail: MailServeSettings): void {
-  const smtp = checkSmtpUrl(mail.smtpUrl);
-  if (!smtp.ok) throw new Error(`invalid SMTP URL: it ${smtp.message}`);
-  const from = checkMailFrom(mail.from);
-  if (!from.ok) throw new Error(`invalid mail From: it ${from.message}`);
 }
 
 // Nobody reads a scheduled sync's response, so what it found (failures, double bookings) goes to the log.
