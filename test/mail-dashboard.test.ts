@@ -25,13 +25,15 @@ afterEach(async () => {
 });
 afterAll(() => smtp.close());
 
+const logs: string[] = [];
+
 async function serve(store: Store, mail = true) {
   const server = await startServer({
     store,
     port: 0,
     host: "127.0.0.1",
     parseThreads: 0,
-    log: () => {},
+    log: (line) => logs.push(line),
     ...(mail ? { mail: { smtpUrl: smtp.url, from: "calsync@example.com", pollMs: 50 } } : {}),
   });
   servers.push(server);
@@ -80,6 +82,9 @@ describe("Forgot password?", () => {
     expect((await elsewhere.get("/properties")).status).toBe(303);
     expect((await browser.get(path)).status).toBe(404);
     await signIn(client(server), "dana@example.com", "a brand new passphrase");
+    // The token opens an account: the access log never shows it.
+    expect(logs.join("\n")).not.toContain(path.slice("/reset/".length));
+    expect(logs.join("\n")).toContain("/reset/***");
 
     // A link an hour old no longer works.
     await browser.post("/forgot-password", { email: "dana@example.com" });
