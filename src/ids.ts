@@ -39,7 +39,7 @@ function base62Time(ms: number, width: number): string {
  * year 8888), then 12 random ones (71 bits). Time first, because ids are primary keys: a random key
  * lands every insert on a different B-tree page, which measured three times the write cost of a sync.
  */
-export function newId(prefix: "own" | "tok" | "prp" | "cal" | "rsv" | "run" | "inv" | "ses" | "whk" | "msg"): string {
+export function newId(prefix: "own" | "tok" | "prp" | "cal" | "rsv" | "run" | "inv" | "ses" | "whk" | "mail" | "msg"): string {
   const now = Date.now();
   // A first sync makes thousands of ids in the same millisecond: spell the time once per millisecond.
   if (now !== lastMs) {

@@ -305,11 +305,11 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
     await page.setViewportSize({ width: 390, height: 800 });
     expect(await pageScrollsSideways()).toBe(false);
     expect(await lastColumnReachable(".results", "table.results thead th:last-child")).toBe(true);
-    for (const path of ["/properties", `/properties/${property.id}`, "/settings/tokens", "/webhooks", "/settings/profile"]) {
+    for (const path of ["/properties", `/properties/${property.id}`, "/settings/tokens", "/webhooks", "/settings/profile", "/settings/notifications"]) {
       await page.goto(`${server.url}${path}`);
       expect({ path, sideways: await pageScrollsSideways() }).toEqual({ path, sideways: false });
       // Every navigation link, the owner's name (the way to Profile and its password change) and Sign out stay on screen.
-      for (const name of ["Properties", "API tokens", "Webhooks", "Settings", "Fay Narrow", "Sign out"]) {
+      for (const name of ["Properties", "API tokens", "Webhooks", "Settings", "Notifications", "Fay Narrow", "Sign out"]) {
         const box = (await page.getByRole(name === "Sign out" ? "button" : "link", { name, exact: true }).first().boundingBox({ timeout: 2000 }))!;
         expect({ path, name, inside: box.x >= 0 && box.x + box.width <= 390 }).toEqual({ path, name, inside: true });
       }

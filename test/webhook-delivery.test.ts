@@ -6,7 +6,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { verifyWebhook } from "../src/sdk/index.js";
 import { generateWebhookSecret } from "../src/server/webhooks/endpoint-rules.js";
-import { DEFAULT_RETRY_SCHEDULE_MS } from "../src/server/webhooks/retry-schedule.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "../src/server/outbox/retry-schedule.js";
 import { deliverDueWebhooks, startWebhookWorker, type DeliveryAttempt, type WebhookDeliveryOptions } from "../src/server/webhooks/worker.js";
 import { openStore } from "../src/store/index.js";
 import type { Store, WebhookEndpoint } from "../src/store/types.js";

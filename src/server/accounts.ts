@@ -34,13 +34,19 @@ export interface Invite {
   expiresAt: string;
 }
 
-/** Creates a one-time invite link for `ownerId` on the server at `baseUrl` (no trailing slash). */
-export async function issueInvite(store: Store, ownerId: string, baseUrl: string, now = new Date()): Promise<Invite> {
+/**
+ * Creates a one-time invite link for `ownerId` on the server at `baseUrl` (no trailing slash); with `email`, its
+ * mail is written to the outbox with it (CONTRACT §16), for `calsync serve --smtp-url` to send.
+ */
+export async function issueInvite(store: Store, ownerId: string, baseUrl: string, now = new Date(), options: { email?: boolean } = {}): Promise<Invite> {
   const token = newSecret();
+  const expiresAt = new Date(now.getTime() + INVITE_LIFETIME_MS);
+  const url = `${baseUrl}/invite/${token}`;
   const record = await store.createInvite({
     ownerId,
     hash: hashSecret(token),
-    expiresAt: new Date(now.getTime() + INVITE_LIFETIME_MS),
+    expiresAt,
+    ...(options.email ? { mail: { kind: "invite" as const, payload: { url, expiresAt: expiresAt.toISOString() }, expiresAt } } : {}),
   });
-  return { ownerId, url: `${baseUrl}/invite/${token}`, expiresAt: record.expiresAt };
+  return { ownerId, url, expiresAt: record.expiresAt };
 }

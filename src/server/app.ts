@@ -7,6 +7,7 @@ import type { Store } from "../store/types.js";
 import type { AccessLogLine } from "./access-log.js";
 import { isResourcePath, registerApi } from "./api/index.js";
 import { registerAvailabilityRoute } from "./availability-route.js";
+import type { DashboardMail } from "./mail/links.js";
 import { errorPage, isApiPath, maskInvitePath, notFoundPage, registerDashboard } from "./dashboard/index.js";
 import { withSecurityHeaders } from "./dashboard/security.js";
 import { registerEmbedRoute } from "./embed-route.js";
@@ -62,6 +63,8 @@ export interface AppOptions {
    * @default false
    */
   trustProxy?: boolean;
+  /** Mail to owners (CONTRACT §16): "Forgot password?" mails a link when given, else says whom to ask. @default no mail */
+  mail?: DashboardMail;
 }
 
 // Per-request facts the access log needs, kept off the public event context.
@@ -158,6 +161,7 @@ export function createApp(options: AppOptions): H3 {
       trustProxy: options.trustProxy ?? false,
       allowPrivateNetworks: options.allowPrivateNetworks ?? false,
       feedTimeoutMs: options.feedTimeoutMs,
+      mail: options.mail,
     });
   }
 

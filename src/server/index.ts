@@ -1,7 +1,7 @@
 // Public surface of `calsync/server`: the h3 app to mount anywhere, the ready server, API tokens, and the
 // integrator surface (rate limiters, metrics, the OpenAPI document, webhook delivery).
 export { createApp, SYNC_PATH, type AppOptions } from "./app.js";
-export { startServer, type ServeOptions, type RunningServer, type WebhookWorkerSettings } from "./serve.js";
+export { startServer, type ServeOptions, type RunningServer, type WebhookWorkerSettings, type MailServeSettings } from "./serve.js";
 export type { AccessLogLine } from "./access-log.js";
 export type { SyncRunner } from "./single-flight.js";
 export { generateToken, hashToken, checkToken, type GeneratedToken, type TokenCheck } from "./tokens.js";
@@ -25,5 +25,5 @@ export {
   type WebhookWorker,
   type WebhookWorkerOptions,
 } from "./webhooks/worker.js";
-export type { PollHealthReport } from "./webhooks/poll-outage.js";
+export type { PollHealthReport } from "./outbox/poll-outage.js";
 export { generateWebhookSecret } from "./webhooks/endpoint-rules.js";

@@ -16,7 +16,9 @@ import { DEFAULT_API_RATE_LIMIT, DEFAULT_RATE_LIMIT, storeRateLimiter, type Rate
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { DEFAULT_LEASE_MS } from "./owner-lease.js";
 import { createSyncRunner } from "./single-flight.js";
-import type { PollHealthReport } from "./webhooks/poll-outage.js";
+import type { PollHealthReport } from "./outbox/poll-outage.js";
+import type { OutboxWorker } from "./outbox/pool.js";
+import { assertMailSettings, startServeMail, type MailServeSettings } from "./mail/start.js";
 import { startWebhookWorker, type DeliveryAttempt, type WebhookWorker, type WebhookWorkerOptions } from "./webhooks/worker.js";
 
 /** Options of `startServer`. */
@@ -62,7 +64,11 @@ export interface ServeOptions {
   parseTimeoutMs?: number;
   /** Feeds fetched at once, by the process and by each owner's run, overall and per host. @default DEFAULT_FETCH_LIMITS (16, 6; 8, 2) */
   fetchLimits?: FetchLimiterOptions;
+  /** Mail to owners (CONTRACT §16): where to send it from, and the mail worker's settings (tests shorten retries). @default no mail */
+  mail?: MailServeSettings;
 }
+
+export type { MailServeSettings } from "./mail/start.js";
 
 /** What `ServeOptions.webhooks` may change of the delivery worker. */
 export type WebhookWorkerSettings = Pick<WebhookWorkerOptions, "retryScheduleMs" | "timeoutMs" | "concurrency" | "now" | "random" | "pollReportEveryMs"> & {
@@ -88,6 +94,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   if (!isValidHost(host)) throw new Error(`invalid host "${host}"`);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0 to 65535`);
   if (options.syncEveryMs !== undefined) assertInterval(options.syncEveryMs);
+  if (options.mail) assertMailSettings(options.mail);
 
   const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const log = createServerLog({ json: options.jsonLogs, write });
@@ -121,6 +128,8 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 
   const metrics = options.metrics ? createServerMetrics({ outboxDepth: () => store.countPendingWebhookDeliveries() }) : undefined;
   let webhooks: WebhookWorker | undefined;
+  let mailer: OutboxWorker | undefined;
+  let url = "";
   const runner = createSyncRunner({
     store,
     allowPrivateNetworks: options.allowPrivateNetworks,
@@ -133,6 +142,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     onRunFinished: (run) => {
       metrics?.syncHooks.onRunFinished(run);
       webhooks?.wake();
+      mailer?.wake();
     },
     onProgress: (ownerId, trigger, progress) => {
       logFailingCalendar(log, ownerId, trigger, progress);
@@ -147,6 +157,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     apiRateLimiter,
     allowPrivateNetworks: options.allowPrivateNetworks,
     trustProxy: options.trustProxy,
+    mail: options.mail && { baseUrl: options.mail.baseUrl, serverUrl: () => url, wake: () => mailer?.wake() },
     logger: log.access,
     onError: (error, requestId) => log.event("error", "request failed", { requestId, error: messageOf(error) }),
   });
@@ -160,8 +171,10 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     throw error;
   }
   // listhen's own URL drops port 80 but keeps the colon ("http://host:"), so build it from the address.
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${listener.address.port}`;
+  url = `http://${host.includes(":") ? `[${host}]` : host}:${listener.address.port}`;
   log.event("info", "listening", { url });
+
+  if (options.mail) mailer = startServeMail(options.mail, { store, log, serverUrl: url, onPollHealth: (report) => logPollHealth(log, report, "mail") });
 
   if (options.webhooks !== false) {
     webhooks = startWebhookWorker({
@@ -169,7 +182,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       store,
       allowPrivateNetworks: options.allowPrivateNetworks,
       onAttempt: (attempt) => logDelivery(log, attempt),
-      onPollHealth: (report) => logPollHealth(log, report),
+      onPollHealth: (report) => logPollHealth(log, report, "webhook delivery"),
       onError: (error) => log.event("error", "webhook delivery failed", { error: messageOf(error) }),
     });
   }
@@ -200,6 +213,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     }
     // Attempts in flight are cut short and do not count (a last one included); their deliveries stay due for the next start.
     await webhooks?.stop();
+    await mailer?.stop();
     // A parse still running past the grace period ends as parse_error: its calendar writes nothing.
     await pool?.close();
     // Each calendar is one transaction, so closing now cannot leave one half-written.
@@ -281,15 +295,15 @@ function logDelivery(log: ServerLog, attempt: DeliveryAttempt): void {
   });
 }
 
-// The worker polls every second: while the database is down, a line when it starts, one a minute, one when it ends.
-function logPollHealth(log: ServerLog, report: PollHealthReport): void {
+// A worker polls every second: while the database is down, a line when it starts, one a minute, one when it ends.
+function logPollHealth(log: ServerLog, report: PollHealthReport, what: "webhook delivery" | "mail"): void {
   if (report.state === "failing") {
-    log.event("error", "webhook delivery paused: cannot read the outbox", { error: messageOf(report.error) });
+    log.event("error", `${what} paused: cannot read the outbox`, { error: messageOf(report.error) });
   } else if (report.state === "still-failing") {
     const { failedPolls, sinceMs } = report;
-    log.event("error", "webhook delivery still paused: cannot read the outbox", { error: messageOf(report.error), failedPolls, sinceMs });
+    log.event("error", `${what} still paused: cannot read the outbox`, { error: messageOf(report.error), failedPolls, sinceMs });
   } else {
-    log.event("info", "webhook delivery resumed", { failedPolls: report.failedPolls, pausedMs: report.sinceMs });
+    log.event("info", `${what} resumed`, { failedPolls: report.failedPolls, pausedMs: report.sinceMs });
   }
 }
 

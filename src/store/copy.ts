@@ -32,6 +32,8 @@ export const COPY_TABLES: readonly string[] = [
   "outbound_fetches",
   // Idempotency keys (CONTRACT §14): a client retrying a direct stay across the move gets its first answer.
   "idempotency_keys",
+  // The mail outbox (CONTRACT §16): a mail not yet sent is sent from the new database with the same Message-ID.
+  "mail_outbox",
 ];
 
 /** Tables that only hold who is syncing right now and when next: a copy starts them afresh. */

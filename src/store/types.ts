@@ -18,8 +18,11 @@ import type {
   WebhookSubscription,
 } from "./webhook-types.js";
 
+import type { ClaimedMail, InterruptedMailAttempt, MailAttempt, MailClaim, MailRecord, NotificationSettings, QueuedMail } from "./mail-types.js";
+
 export type * from "./webhook-types.js";
 export type * from "./direct-stay-types.js";
+export type * from "./mail-types.js";
 
 export interface Owner {
   id: string;
@@ -202,8 +205,8 @@ export interface Store extends SyncStore, ResourceQueries {
   /** Stores a new password hash and ends every session of the owner, in one transaction. */
   setOwnerPassword(id: string, passwordHash: string): Promise<void>;
 
-  /** Stores an invite of `ownerId` by the hash of its token. */
-  createInvite(input: { ownerId: string; hash: string; expiresAt: Date }): Promise<InviteRecord>;
+  /** Stores an invite of `ownerId` by the hash of its token, with `mail` (its link) in the same transaction. */
+  createInvite(input: { ownerId: string; hash: string; expiresAt: Date; mail?: QueuedMail }): Promise<InviteRecord>;
   /** The unused invite with this hash that has not expired at `now`. */
   findInvite(hash: string, now: Date): Promise<InviteRecord | undefined>;
   /**
@@ -352,6 +355,23 @@ export interface Store extends SyncStore, ResourceQueries {
   countPendingWebhookDeliveries(): Promise<number>;
   /** Removes events created before `before` that nothing is pending for; resolves to how many. */
   pruneWebhookEvents(before: Date): Promise<number>;
+
+  /**
+   * Claims pending mails due at `now`, unexpired, that nobody holds (or whose claim ran out), oldest first;
+   * each is then sent by this worker alone until it finishes it or `until` passes (CONTRACT §16).
+   */
+  claimMails(claim: MailClaim): Promise<ClaimedMail[]>;
+  /** Records an attempt of a mail this worker holds; a mail sent or given up forgets its payload. Ignored when the claim was lost. */
+  finishMail(attempt: MailAttempt): Promise<void>;
+  /** Gives back a mail whose attempt this worker cut short: it does not count and stays due. */
+  releaseMail(attempt: InterruptedMailAttempt): Promise<void>;
+  /** Gives up pending mails expired at `now`, and removes sent or failed mails created before `before`; resolves to how many were removed. */
+  pruneMails(before: Date, now?: Date): Promise<number>;
+  /** Mails newest first, of one owner or of all (without payloads). */
+  listMails(ownerId?: string): Promise<MailRecord[]>;
+  /** Which mails the owner wants (both true for an unknown owner: the defaults). */
+  ownerNotifications(ownerId: string): Promise<NotificationSettings>;
+  setOwnerNotifications(ownerId: string, settings: NotificationSettings): Promise<void>;
 
   /** Cheap query proving the database answers (health checks): false once closed; rejects with `StoreUnavailableError` when unreachable. */
   ping(): Promise<boolean>;

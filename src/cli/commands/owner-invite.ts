@@ -15,16 +15,18 @@ export function addOwnerInviteCommand(owner: Command<any, any, any>, context: Cl
     .description("Print a one-time dashboard link (valid 72 h) where the owner chooses a password")
     .addOption(ownerOption())
     .option("--base-url <url>", "public address of your calsync server (default: $CALSYNC_BASE_URL, else http://localhost:8787)")
+    .option("--no-email", "do not email the link (by default it is also mailed to the owner by calsync serve --smtp-url)")
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText(
       "after",
       "\nThe owner needs an email first (owner add NAME --email E, or owner update ID --email E): it is their sign-in name.\n" +
         "A new link also works as a password reset; using any link retires the owner's other open links.\n" +
+        "The link is also mailed to the owner's email by the calsync serve that runs with --smtp-url (unless --no-email).\n" +
         'With --json: {"ownerId", "url", "expiresAt"}.\n' +
         "Example:\n  calsync owner invite --owner own_… --base-url https://cal.example.com",
     )
-    .action(async (options: { owner?: string; baseUrl?: string; json?: true; db?: string }) => {
+    .action(async (options: { owner?: string; baseUrl?: string; email: boolean; json?: true; db?: string }) => {
       const envBase = context.io.env.CALSYNC_BASE_URL?.trim() || undefined;
       const source = options.baseUrl !== undefined ? "--base-url" : "CALSYNC_BASE_URL";
       const base = feedBaseUrl(options.baseUrl ?? envBase ?? DEFAULT_BASE_URL, source);
@@ -36,12 +38,13 @@ export function addOwnerInviteCommand(owner: Command<any, any, any>, context: Cl
           1,
         );
       }
-      const invite = await issueInvite(store, found.id, base);
+      const invite = await issueInvite(store, found.id, base, new Date(), { email: options.email });
       if (options.json) return writeJson(context, invite);
       // Only the link on stdout, so `LINK=$(calsync owner invite)` works; the note goes to stderr.
       writeText(context, invite.url);
       context.logger.info(
         `One-time link for ${found.name} <${found.email}>, valid until ${formatTime(invite.expiresAt)}: they choose a password there.`,
       );
+      if (options.email) context.logger.info(`Also mailed to ${found.email} by calsync serve, when it runs with --smtp-url.`);
     });
 }

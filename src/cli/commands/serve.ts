@@ -4,7 +4,10 @@ import { Command } from "@commander-js/extra-typings";
 import { MAX_INTERVAL_MS } from "../../server/scheduler.js";
 import { isValidHost } from "../../server/listen.js";
 import { parseRateLimit } from "../../server/rate-limit-policy.js";
+import { checkMailFrom, checkSmtpUrl } from "../../server/mail/config.js";
+import type { MailServeSettings } from "../../server/serve.js";
 import { UsageError, type CliContext } from "../context.js";
+import { feedBaseUrl } from "./property.js";
 import { parseDuration } from "../duration.js";
 import { dbOption, jsonOption, parseCount, parseMilliseconds, privateNetworksAllowed } from "../options.js";
 import { writeJson, writeText } from "../output.js";
@@ -23,6 +26,9 @@ export function serveCommand(context: CliContext) {
     .option("--rate-limit <rate>", "sync requests allowed per API token: N/s, N/m or N/h, 0 for no limit (default: 6/m)")
     .option("--api-rate-limit <rate>", "requests to the resource routes (properties, reservations, availability) per API token, apart from sync's: N/s, N/m or N/h, 0 for no limit (default: 120/m)")
     .option("--metrics", "serve Prometheus metrics at GET /metrics")
+    .option("--smtp-url <url>", "email owners through this SMTP server: smtp://user:pass@host:587, or smtps://… for implicit TLS (or CALSYNC_SMTP_URL)")
+    .option("--mail-from <from>", 'From of those mails, e.g. "calsync <calsync@example.com>" (or CALSYNC_MAIL_FROM)')
+    .option("--base-url <url>", "public address links in mails start with (or CALSYNC_BASE_URL; default: the URL serve prints)")
     .option("--parse-timeout <ms>", "stop reading a feed that takes longer than this on its worker thread (parse_error; default 20000)", parseMilliseconds)
     .option("--fetch-concurrency <n>", "feeds fetched at once by this process, over all owners (default 16)", parseCount)
     .option("--fetch-per-host <n>", "feeds fetched at once by this process from one host (default 6)", parseCount)
@@ -35,11 +41,14 @@ export function serveCommand(context: CliContext) {
         "SIGINT/SIGTERM stop it gracefully: running syncs finish (up to 25 s), then the database is closed.\n" +
         "Owners sign in to the dashboard at the printed URL; give them a link with: calsync owner invite --owner O\n" +
         "Webhooks (calsync webhook add) are delivered as syncs write them, retried across restarts.\n" +
+        "With --smtp-url and --mail-from, owners get mails (invites, password resets, double bookings, failing calendars),\n" +
+        "retried the same way; without them nothing is mailed.\n" +
         "Several instances may share one postgres:// database: one sync per owner at a time across all of them,\n" +
         "--sync-every syncs each owner once per period in total, and rate limits and sign-in throttles are shared.\n" +
         "Examples:\n  calsync serve\n  calsync serve --host 0.0.0.0 --port 8080 --sync-every 15m --json-logs\n" +
         "  calsync serve --rate-limit 30/h --metrics\n  calsync serve --trust-proxy   # behind nginx/Caddy terminating HTTPS\n" +
-        "  calsync serve --db postgres://calsync:…@db.example/calsync --sync-every 15m",
+        "  calsync serve --db postgres://calsync:…@db.example/calsync --sync-every 15m\n" +
+        '  calsync serve --smtp-url smtp://calsync:…@mail.example:587 --mail-from "calsync <calsync@example.com>" --base-url https://cal.example.com',
     )
     .action(async (options) => {
       const { env } = context.io;
@@ -49,6 +58,7 @@ export function serveCommand(context: CliContext) {
       const syncEveryMs = options.syncEvery === undefined ? undefined : parseSyncEvery(options.syncEvery);
       const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimitFlag(options.rateLimit);
       const apiRateLimit = options.apiRateLimit === undefined ? undefined : parseRateLimitFlag(options.apiRateLimit, "--api-rate-limit");
+      const mail = mailSettings(options, env);
 
       const { startServer } = await import("../../server/serve.js");
       const server = await startServer({
@@ -69,6 +79,7 @@ export function serveCommand(context: CliContext) {
           ownerConcurrency: options.ownerFetchConcurrency,
           ownerPerHost: options.ownerFetchPerHost,
         },
+        mail,
         log: (line) => context.io.stderr.write(`${line}\n`),
       });
       if (options.json) writeJson(context, { url: server.url });
@@ -77,6 +88,24 @@ export function serveCommand(context: CliContext) {
       await nextSignal();
       await server.close();
     });
+}
+
+// The flag, else its environment variable; a bad value is a usage error naming whichever was used.
+function mailSettings(options: { smtpUrl?: string; mailFrom?: string; baseUrl?: string }, env: NodeJS.ProcessEnv): MailServeSettings | undefined {
+  const pick = (flag: string, value: string | undefined, name: string) =>
+    value !== undefined ? { source: flag, value } : env[name]?.trim() ? { source: name, value: env[name]!.trim() } : undefined;
+  const smtp = pick("--smtp-url", options.smtpUrl, "CALSYNC_SMTP_URL");
+  const from = pick("--mail-from", options.mailFrom, "CALSYNC_MAIL_FROM");
+  const base = pick("--base-url", options.baseUrl, "CALSYNC_BASE_URL");
+  const baseUrl = base && feedBaseUrl(base.value, base.source);
+  if (!smtp) return undefined;
+  const smtpUrl = checkSmtpUrl(smtp.value);
+  // Never echo the value: it holds the SMTP password.
+  if (!smtpUrl.ok) throw new UsageError(`${smtp.source} ${smtpUrl.message}`);
+  if (!from) throw new UsageError("--mail-from (or CALSYNC_MAIL_FROM) is needed with --smtp-url: the address mails come from");
+  const mailFrom = checkMailFrom(from.value);
+  if (!mailFrom.ok) throw new UsageError(`${from.source} ${mailFrom.message} (got ${JSON.stringify(from.value)})`);
+  return { smtpUrl: smtpUrl.value, from: mailFrom.value, ...(baseUrl ? { baseUrl } : {}) };
 }
 
 function parsePort(value: string | undefined, source: string): number {

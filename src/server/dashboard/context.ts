@@ -2,6 +2,7 @@
 // page or a form action (session, Origin check, CSRF token), so no route can forget one.
 import type { H3Event } from "h3";
 import type { Owner, Store } from "../../store/types.js";
+import type { DashboardMail } from "../mail/links.js";
 import type { SyncRunner } from "../single-flight.js";
 import { cookie, readForm, redirect, requestFacts, type RequestFacts } from "./http.js";
 import type { Flash, LayoutVisit } from "./layout.js";
@@ -21,6 +22,8 @@ export interface DashboardContext {
   allowPrivateNetworks: boolean;
   /** Deadline of one feed fetch, in milliseconds (the calendar preview). */
   feedTimeoutMs?: number;
+  /** Mail to owners (CONTRACT §16), when `serve --smtp-url` is given; without it "Forgot password?" says whom to ask. */
+  mail?: DashboardMail;
 }
 
 /** A signed-in request. */

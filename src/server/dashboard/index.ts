@@ -4,7 +4,9 @@ import type { H3 } from "h3";
 import { registerAssets } from "./assets.js";
 import type { DashboardContext } from "./context.js";
 import { registerCalendarForms } from "./pages/calendars.js";
+import { registerForgotPassword } from "./pages/forgot-password.js";
 import { registerInvite } from "./pages/invite.js";
+import { registerNotifications } from "./pages/notifications.js";
 import { registerProfile } from "./pages/profile.js";
 import { registerProperties } from "./pages/properties.js";
 import { registerProperty } from "./pages/property.js";
@@ -30,6 +32,8 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
   registerTokens(app, ctx);
   registerProfile(app, ctx);
   registerWebhooks(app, ctx);
+  registerForgotPassword(app, ctx);
+  registerNotifications(app, ctx);
 }
 
 /**
@@ -40,7 +44,7 @@ export function isApiPath(pathname: string): boolean {
   return /(?:^|\/)(?:api|ical)(?:\/|$)/.test(pathname) || /(?:^|\/)availability\/[^/]*$/.test(pathname) || /(?:^|\/)(?:healthz|metrics)$/.test(pathname);
 }
 
-/** The request path with an invite link's token replaced by `***`, for access logs: the token opens an account. */
+/** The request path with an invite or reset link's token replaced by `***`, for access logs: the token opens an account. */
 export function maskInvitePath(pathname: string): string {
-  return pathname.replace(/\/invite\/[^/]+/g, "/invite/***");
+  return pathname.replace(/\/(invite|reset)\/[^/]+/g, "/$1/***");
 }

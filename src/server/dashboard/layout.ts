@@ -26,6 +26,7 @@ const NAVIGATION: ReadonlyArray<{ href: string; label: string; section?: string 
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/settings/profile", label: "Settings", section: "/settings" },
+  { href: "/settings/notifications", label: "Notifications" },
 ];
 
 /** A whole HTML document. Without `visit` it is a signed-out page (sign-in, invite, errors). */

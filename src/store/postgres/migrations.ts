@@ -272,6 +272,29 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
   `,
+  // 11: twin of SQLite's step 11 (issue 29, email to owners: the mail outbox and the owners' mail settings).
+  `
+  CREATE TABLE mail_outbox (
+    id text PRIMARY KEY,
+    owner_id text NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    kind text NOT NULL,
+    payload json,
+    status text NOT NULL,
+    attempts integer NOT NULL DEFAULT 0,
+    next_attempt_at timestamptz,
+    last_attempt_at timestamptz,
+    last_error text,
+    claimed_by text,
+    claimed_until timestamptz,
+    expires_at timestamptz NOT NULL,
+    created_at timestamptz NOT NULL,
+    seq bigint GENERATED ALWAYS AS IDENTITY
+  );
+  CREATE INDEX mail_outbox_due ON mail_outbox(status, next_attempt_at);
+  CREATE INDEX mail_outbox_owner ON mail_outbox(owner_id);
+  ALTER TABLE owners ADD COLUMN mail_conflicts boolean NOT NULL DEFAULT true;
+  ALTER TABLE owners ADD COLUMN mail_calendars boolean NOT NULL DEFAULT true;
+  `,
 ];
 
 /** The schema version this code writes. */

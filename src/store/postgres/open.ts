@@ -16,6 +16,7 @@ import { syncPortQueries } from "./sync-port.js";
 import { syncRunQueries } from "./sync-runs.js";
 import { tokenQueries } from "./tokens.js";
 import { webhookQueries } from "./webhooks.js";
+import { mailQueries } from "./mail.js";
 import type { Store } from "../types.js";
 
 /**
@@ -48,6 +49,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...copyQueries(db),
     ...webhookQueries(db),
     ...directStayQueries(db),
+    ...mailQueries(db),
     async ping() {
       if (db.ended) return false;
       return (await db.query<{ ok: number }>("SELECT 1 AS ok"))[0]?.ok === 1;

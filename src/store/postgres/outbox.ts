@@ -4,6 +4,7 @@ import type { WebhookEvent } from "../../types.js";
 import { newId } from "../../ids.js";
 import type { Sql } from "./pool.js";
 import type { WebhookSubscription } from "../types.js";
+import { addMailsForEvents } from "./mail.js";
 
 // Each list travels as one array: one statement for the events, one for their deliveries, in creation order.
 const INSERT_EVENTS = `
@@ -18,6 +19,8 @@ const INSERT_DELIVERIES = `
 /** Adds `events` of `ownerId` for every endpoint of the owner that subscribes to their type; call it inside the change's transaction. */
 export async function addToOutbox(sql: Sql, ownerId: string, events: readonly WebhookEvent[]): Promise<void> {
   if (events.length === 0) return;
+  // The owner's mails (CONTRACT §16) ride on the same events, in the same transaction.
+  await addMailsForEvents(sql, ownerId, events);
   const subscribed = (await sql.query<{ id: string; events: string }>(
     "SELECT id, events FROM webhook_endpoints WHERE owner_id = $1 ORDER BY seq",
     [ownerId],

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { newId } from "../../ids.js";
 import type { PgDatabase } from "./pool.js";
 import type { SignInReservation } from "../types.js";
+import { addMail } from "./mail.js";
 import { toInvite, toSession, type InviteRow, type SessionQueries, type SessionRow } from "../sqlite/sessions.js";
 
 // "cals" + 2: the class of the sign-in throttle's advisory locks (migrations take "cals", 1). The sorted
@@ -23,12 +24,16 @@ const OPEN_INVITE = `
 /** The invite, session and sign-in failure queries of one database. */
 export function sessionQueries(db: PgDatabase): SessionQueries {
   return {
-    async createInvite({ ownerId, hash, expiresAt }) {
+    async createInvite({ ownerId, hash, expiresAt, mail }) {
       const invite = { id: newId("inv"), ownerId, createdAt: new Date().toISOString(), expiresAt: expiresAt.toISOString(), usedAt: null };
-      await db.run(
-        "INSERT INTO owner_invites (id, owner_id, hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
-        [invite.id, ownerId, hash, invite.createdAt, invite.expiresAt],
-      );
+      // The link's mail commits with the invite it carries, or not at all (CONTRACT §16).
+      await db.transaction(async (sql) => {
+        await sql.run(
+          "INSERT INTO owner_invites (id, owner_id, hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
+          [invite.id, ownerId, hash, invite.createdAt, invite.expiresAt],
+        );
+        if (mail) await addMail(sql, ownerId, mail);
+      });
       return invite;
     },
     async findInvite(hash, now) {

@@ -278,6 +278,30 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
   `,
+  // 11 (issue 29, CONTRACT §16 "Email to owners"): the mail outbox beside the webhook one, and each owner's
+  // choice of mails (both on by default). A mail's payload holds an invite or reset link until it is sent, and
+  // is cleared once the mail is sent or given up (expires_at: the link's end, or a day and a bit for news).
+  `
+  CREATE TABLE mail_outbox (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    payload TEXT,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    last_attempt_at TEXT,
+    last_error TEXT,
+    claimed_by TEXT,
+    claimed_until TEXT,
+    expires_at TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX mail_outbox_due ON mail_outbox(status, next_attempt_at);
+  CREATE INDEX mail_outbox_owner ON mail_outbox(owner_id);
+  ALTER TABLE owners ADD COLUMN mail_conflicts INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE owners ADD COLUMN mail_calendars INTEGER NOT NULL DEFAULT 1;
+  `,
 ];
 
 /** The schema version this code writes. */

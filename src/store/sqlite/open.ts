@@ -53,6 +53,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
     syncRuns: async () => (await import("./sync-runs.js")).syncRunQueries(db),
     sessions: async () => (await import("./sessions.js")).sessionQueries(db),
     webhooks: async () => (await import("./webhooks.js")).webhookQueries(db),
+    mail: async () => (await import("./mail.js")).mailQueries(db),
     syncLeases: async () => (await import("./sync-leases.js")).syncLeaseQueries(db),
     hostBackoffs: async () => (await import("./host-backoffs.js")).hostBackoffQueries(db),
     directStays: async () => (await import("./direct-stays.js")).directStayQueries(db, lock),
@@ -68,7 +69,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
 
 type Group =
   | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "syncPort" | "syncRuns" | "sessions"
-  | "webhooks" | "syncLeases" | "hostBackoffs" | "directStays" | "connection";
+  | "webhooks" | "mail" | "syncLeases" | "hostBackoffs" | "directStays" | "connection";
 
 /** The group of every method of the store (the compiler checks that none is missing). */
 const GROUP_OF = {
@@ -143,5 +144,12 @@ const GROUP_OF = {
   availabilityRows: "directStays",
   findIdempotencyRecord: "directStays",
   writeDirectStay: "directStays",
+  claimMails: "mail",
+  finishMail: "mail",
+  releaseMail: "mail",
+  pruneMails: "mail",
+  listMails: "mail",
+  ownerNotifications: "mail",
+  setOwnerNotifications: "mail",
   close: "connection",
 } as const satisfies Record<Exclude<keyof Store, "path" | "ping" | keyof CopyQueries | keyof RateLimitQueries>, Group>;

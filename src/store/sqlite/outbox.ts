@@ -4,6 +4,7 @@ import type Database from "better-sqlite3";
 import type { WebhookEvent } from "../../types.js";
 import { newId } from "../../ids.js";
 import type { WebhookSubscription } from "../types.js";
+import { mailWriter } from "./mail.js";
 
 /** Writes events to the outbox; call it inside the transaction of the change they announce. */
 export interface OutboxWriter {
@@ -32,11 +33,20 @@ export function outboxWriter(db: Database.Database): OutboxWriter {
      VALUES (?, ?, 'pending', 0, ?, ?)`,
   );
 
+  const mails = mailWriter(db);
+
+  // The owner's mails (CONTRACT §16) ride on the same events, in the same transaction.
   const add: OutboxWriter["add"] = (ownerId, given) => {
     if (Array.isArray(given) && given.length === 0) return;
+    let built: readonly WebhookEvent[] | undefined;
+    const eventsOf = () => (built ??= typeof given === "function" ? given() : given);
+    mails.addForEvents(ownerId, eventsOf);
+    addWebhooks(ownerId, eventsOf);
+  };
+  const addWebhooks = (ownerId: string, given: () => readonly WebhookEvent[]) => {
     const subscribed = endpoints.all(ownerId).map((row) => ({ id: row.id, events: JSON.parse(row.events) as WebhookSubscription[] }));
     if (subscribed.length === 0) return;
-    const events = typeof given === "function" ? given() : given;
+    const events = given();
     // The commit's clock, not the sync's: delivery is due from the moment the event exists.
     const at = new Date().toISOString();
     for (const event of events) {

@@ -3,7 +3,8 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { newId } from "../../ids.js";
-import type { InviteRecord, SessionRecord, SignInReservation, Store } from "../types.js";
+import { mailWriter } from "./mail.js";
+import type { InviteRecord, QueuedMail, SessionRecord, SignInReservation, Store } from "../types.js";
 
 export type SessionQueries = Pick<
   Store,
@@ -95,10 +96,17 @@ export function sessionQueries(db: Database.Database): SessionQueries {
   );
   const clearFailures = db.prepare<[string]>("DELETE FROM sign_in_failures WHERE key = ?");
 
+  const mails = mailWriter(db);
+  // The link's mail commits with the invite it carries, or not at all (CONTRACT §16).
+  const addInvite = db.transaction((invite: InviteRecord, hash: string, mail: QueuedMail | undefined) => {
+    insertInvite.run(invite.id, invite.ownerId, hash, invite.createdAt, invite.expiresAt);
+    if (mail) mails.add(invite.ownerId, mail);
+  });
+
   return {
-    async createInvite({ ownerId, hash, expiresAt }) {
+    async createInvite({ ownerId, hash, expiresAt, mail }) {
       const invite = { id: newId("inv"), ownerId, createdAt: new Date().toISOString(), expiresAt: expiresAt.toISOString(), usedAt: null };
-      insertInvite.run(invite.id, ownerId, hash, invite.createdAt, invite.expiresAt);
+      addInvite(invite, hash, mail);
       return invite;
     },
     async findInvite(hash, now) {

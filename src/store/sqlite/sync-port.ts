@@ -138,8 +138,9 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
   };
   const finish = ({ calendar }: WriteContext, write: CalendarWrite) => {
     if (rowsOf(write) > 0) touchProperty.run(new Date().toISOString(), calendar.property_id);
-    // Webhook events commit with the rows they announce, or not at all (CONTRACT §11). A write with rows has
-    // one per change, built only for an owner with an endpoint; one without has at most calendar.recovered.
+    // Webhook events (and the owner's mails) commit with the rows they announce, or not at all (CONTRACT §11, §16).
+    // A write with rows has one per change, built only for an owner with an endpoint or mail switched on; one
+    // without has at most calendar.recovered.
     outbox.add(calendar.owner_id, rowsOf(write) > 0 ? () => write.events ?? [] : (write.events ?? []));
   };
   const apply = db.transaction((write: CalendarWrite) => {

@@ -1,5 +1,6 @@
 // /invite/<token>: the one-time link of `calsync owner invite`, where an owner chooses a password
-// and is signed in. Using it retires the owner's other links and ends their other sessions.
+// and is signed in; /reset/<token>: the same for the "Forgot password?" mail (valid 1 h). Using either
+// retires the owner's other links and ends their other sessions.
 import { getRouterParam, type H3 } from "h3";
 import type { Owner } from "../../../store/types.js";
 import { hashSecret, newSecret } from "../../accounts.js";
@@ -11,26 +12,59 @@ import { hashPassword, MIN_PASSWORD_LENGTH, passwordProblem } from "../passwords
 import { startSession } from "../sessions.js";
 import { errorPage } from "./errors.js";
 
-const INVITE_ROUTE = "/invite/:token";
+/** The words of one kind of link; both kinds are stored alike (owner_invites), only their lifetimes differ. */
+interface LinkKind {
+  path: "invite" | "reset";
+  title: string;
+  heading: (owner: Owner) => string;
+  intro: string;
+  /** Why a link does not work, and what to do. */
+  invalid: string;
+  welcome: (owner: Owner) => string;
+}
 
-/** Adds GET/POST /invite/<token>. */
+const INVITE: LinkKind = {
+  path: "invite",
+  title: "Choose a password",
+  heading: (owner) => `Welcome, ${owner.name}`,
+  intro: "Choose a password for the calsync dashboard. You sign in with your email and this password.",
+  invalid: "It was already used, or it is older than 72 hours. Ask whoever runs this server for a new one (calsync owner invite).",
+  welcome: (owner) => `Password set. Welcome, ${owner.name}!`,
+};
+
+const RESET: LinkKind = {
+  path: "reset",
+  title: "Choose a new password",
+  heading: () => "Choose a new password",
+  intro: "Setting it signs out every other browser signed in to your account.",
+  invalid: "It was already used, or it is older than an hour. Ask for a new one on the sign-in page (Forgot password?).",
+  welcome: () => "Password changed. Every other browser is signed out.",
+};
+
+/** Adds GET/POST /invite/<token> and /reset/<token>. */
 export function registerInvite(app: H3, ctx: DashboardContext): void {
-  app.get(INVITE_ROUTE, async (event) => {
+  for (const kind of [INVITE, RESET]) registerLink(app, ctx, kind);
+}
+
+function registerLink(app: H3, ctx: DashboardContext, kind: LinkKind): void {
+  const route = `/${kind.path}/:token`;
+  const invalidInvite = () => errorPage(404, `This ${kind.path === "invite" ? "invite" : "reset"} link does not work`, kind.invalid);
+  app.get(route, async (event) => {
     const token = getRouterParam(event, "token") ?? "";
     const owner = await openInviteOwner(ctx, token);
     if (!owner) return invalidInvite();
-    return invitePage(requestFacts(event, ctx.trustProxy), token, owner);
+    return invitePage(requestFacts(event, ctx.trustProxy), kind, token, owner);
   });
 
   app.post(
-    INVITE_ROUTE,
+    route,
     publicAction(ctx, async (event, facts, form) => {
       const token = getRouterParam(event, "token") ?? "";
       const owner = await openInviteOwner(ctx, token);
       if (!owner) return invalidInvite();
       const password = form.get("password") ?? "";
       const problem = passwordProblem(password);
-      if (problem) return invitePage(facts, token, owner, { tone: "error", text: problem }, 422);
+      if (problem) return invitePage(facts, kind, token, owner, { tone: "error", text: problem }, 422);
 
       const passwordHash = await hashPassword(password);
       // The link works once: of two tabs posting it, only the first gets here.
@@ -38,7 +72,7 @@ export function registerInvite(app: H3, ctx: DashboardContext): void {
       if ((await ctx.store.consumeInvite(hashSecret(token), now)) !== owner.id) return invalidInvite();
       await ctx.store.setOwnerPassword(owner.id, passwordHash);
       const started = await startSession(ctx.store, owner.id, now, facts.https);
-      const response = redirectWithFlash({ facts }, "/properties", { tone: "ok", text: `Password set. Welcome, ${owner.name}!` });
+      const response = redirectWithFlash({ facts }, "/properties", { tone: "ok", text: kind.welcome(owner) });
       for (const value of started.cookies) response.headers.append("set-cookie", value);
       return response;
     }),
@@ -51,21 +85,13 @@ async function openInviteOwner(ctx: DashboardContext, token: string): Promise<Ow
   return invite && (await ctx.store.getOwner(invite.ownerId));
 }
 
-function invalidInvite(): Response {
-  return errorPage(
-    404,
-    "This invite link does not work",
-    "It was already used, or it is older than 72 hours. Ask whoever runs this server for a new one (calsync owner invite).",
-  );
-}
-
-function invitePage(facts: RequestFacts, token: string, owner: Owner, flash?: Flash, status = 200): Response {
+function invitePage(facts: RequestFacts, kind: LinkKind, token: string, owner: Owner, flash?: Flash, status = 200): Response {
   const { csrf, cookies } = anonymousCsrf(facts, newSecret);
   const body = html`<section class="card narrow auth">
-  <h1>Welcome, ${owner.name}</h1>
-  <p class="muted">Choose a password for the calsync dashboard. You sign in with your email and this password.</p>
+  <h1>${kind.heading(owner)}</h1>
+  <p class="muted">${kind.intro}</p>
   ${flash ? flashMessage(flash) : html``}
-  <form method="post" action="$${url(`/invite/${token}`)}" class="stack">
+  <form method="post" action="$${url(`/${kind.path}/${token}`)}" class="stack">
     ${csrfField(csrf)}
     <label class="field"><span>Email</span>
       <input type="email" name="email" value="${owner.email ?? ""}" autocomplete="username" readonly></label>
@@ -76,5 +102,5 @@ function invitePage(facts: RequestFacts, token: string, owner: Owner, flash?: Fl
     <button type="submit" class="button primary">Set password</button>
   </form>
 </section>`;
-  return htmlResponse(status, layout({ title: "Choose a password", body }), { cookies });
+  return htmlResponse(status, layout({ title: kind.title, body }), { cookies });
 }

@@ -89,6 +89,7 @@ function signInPage(facts: RequestFacts, state: SignInState): Response {
       <input type="password" name="password" autocomplete="current-password" required></label>
     <button type="submit" class="button primary">Sign in</button>
   </form>
+  <p class="hint"><a href="/forgot-password">Forgot password?</a></p>
   <p class="hint">No password yet? Ask whoever runs this server for an invite link (<code>calsync owner invite</code>).</p>
 </section>`;
   return htmlResponse(state.status ?? 200, layout({ title: "Sign in", body }), { cookies, headers: state.headers });

@@ -1,0 +1,133 @@
+// The mails' words (CONTRACT §16): a subject, a plain text part and an HTML part per kind. The HTML is built
+// only through the dashboard's `html` tag, so every property name and feed text is escaped by construction.
+// Nothing secret goes in: no token, password or feed URL — only the one-time link of an invite or reset,
+// which is the point of those mails.
+import type { MailKind } from "../../store/types.js";
+import type { BookingConflictEvent, CalendarFailedEvent, CalendarRecoveredEvent } from "../../types.js";
+import { longDay, plural } from "../dashboard/format.js";
+import { html, url, type SafeHtml } from "../dashboard/html.js";
+
+/** A mail ready for the transport. */
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** What every template knows besides the mail's payload. */
+export interface MailContext {
+  ownerName: string;
+  /** Where links into the dashboard start (`serve --base-url`, else the URL serve prints); no trailing slash. */
+  baseUrl: string;
+}
+
+/** The payload of an invite or a reset mail. */
+export interface LinkPayload {
+  url: string;
+  expiresAt: string;
+}
+
+/** Renders a mail of `kind` from its stored payload; throws on a payload that is not of its kind. */
+export function renderMail(kind: MailKind, payload: unknown, context: MailContext): RenderedMail {
+  switch (kind) {
+    case "invite":
+      return inviteMail(payload as LinkPayload, context);
+    case "password_reset":
+      return resetMail(payload as LinkPayload, context);
+    case "booking_conflict":
+      return conflictMail(payload as BookingConflictEvent, context);
+    case "calendar_failed":
+      return failedMail(payload as CalendarFailedEvent, context);
+    case "calendar_recovered":
+      return recoveredMail(payload as CalendarRecoveredEvent, context);
+  }
+}
+
+function inviteMail({ url: link, expiresAt }: LinkPayload, { ownerName }: MailContext): RenderedMail {
+  const until = when(expiresAt);
+  return mail(
+    "Your calsync dashboard: choose a password",
+    [`Hello ${ownerName},`, "", "Choose a password for the calsync dashboard at this link. It works once, until " + until + ":", "", link,
+      "", "You then sign in with this email address and that password."],
+    html`<p>Hello ${ownerName},</p>
+<p>Choose a password for the calsync dashboard. The link works once, until ${until}.</p>
+<p><a href="$${url(link)}">Choose a password</a></p>
+<p>You then sign in with this email address and that password.</p>`,
+  );
+}
+
+function resetMail({ url: link, expiresAt }: LinkPayload, { ownerName }: MailContext): RenderedMail {
+  const until = when(expiresAt);
+  return mail(
+    "Reset your calsync password",
+    [`Hello ${ownerName},`, "", `Someone asked to reset the password of your calsync dashboard. Choose a new one at this link (it works once, until ${until}):`,
+      "", link, "", "Setting it signs out every other browser. If you did not ask for this, ignore this mail: your password stays as it is."],
+    html`<p>Hello ${ownerName},</p>
+<p>Someone asked to reset the password of your calsync dashboard. The link works once, until ${until}.</p>
+<p><a href="$${url(link)}">Choose a new password</a></p>
+<p>Setting it signs out every other browser. If you did not ask for this, ignore this mail: your password stays as it is.</p>`,
+  );
+}
+
+function conflictMail({ data }: BookingConflictEvent, { baseUrl }: MailContext): RenderedMail {
+  const channels = [...new Set(data.reservations.map((r) => r.source))].join(", ");
+  const stay = `${plural(nightCount(data.from, data.to), "night", "nights")}: ${longDay(data.from)} to ${longDay(data.to)} (check-out)`;
+  const link = `${baseUrl}/properties/${encodeURIComponent(data.propertyId)}/timeline`;
+  return mail(
+    `Double booking: ${data.propertyName}`,
+    [`${data.propertyName} is booked twice for the same nights:`, "", `  ${stay}`, `  on ${channels}`, "",
+      "Cancel one of the bookings on its channel, or move the guest. The timeline:", link],
+    html`<p><strong>${data.propertyName}</strong> is booked twice for the same nights:</p>
+<ul><li>${stay}</li><li>on ${channels}</li></ul>
+<p>Cancel one of the bookings on its channel, or move the guest.</p>
+<p><a href="$${url(link)}">Open the timeline</a></p>`,
+  );
+}
+
+function failedMail({ data }: CalendarFailedEvent, { baseUrl }: MailContext): RenderedMail {
+  const { calendar } = data;
+  const channel = calendar.source;
+  const link = `${baseUrl}/properties/${encodeURIComponent(calendar.propertyId)}`;
+  const since = when(data.failingSince);
+  return mail(
+    `Calendar failing: ${calendar.propertyName} (${channel})`,
+    [`The ${channel} calendar of ${calendar.propertyName} failed ${data.consecutiveFailures} times in a row, since ${since}:`,
+      `  ${data.error.message} (${data.error.code})`, "",
+      "Its bookings are not being read until it works again, so double bookings may go unseen. The property:", link],
+    html`<p>The ${channel} calendar of <strong>${calendar.propertyName}</strong> failed ${data.consecutiveFailures} times in a row, since ${since}:</p>
+<p><code>${data.error.message}</code> (${data.error.code})</p>
+<p>Its bookings are not being read until it works again, so double bookings may go unseen.</p>
+<p><a href="$${url(link)}">Open the property</a></p>`,
+  );
+}
+
+function recoveredMail({ data }: CalendarRecoveredEvent, { baseUrl }: MailContext): RenderedMail {
+  const { calendar } = data;
+  const channel = calendar.source;
+  const link = `${baseUrl}/properties/${encodeURIComponent(calendar.propertyId)}`;
+  return mail(
+    `Calendar working again: ${calendar.propertyName} (${channel})`,
+    [`The ${channel} calendar of ${calendar.propertyName} synced again after ${data.consecutiveFailures} failures in a row.`, "", link],
+    html`<p>The ${channel} calendar of <strong>${calendar.propertyName}</strong> synced again after ${data.consecutiveFailures} failures in a row.</p>
+<p><a href="$${url(link)}">Open the property</a></p>`,
+  );
+}
+
+// Every mail ends the same way, saying why it came and where to stop it.
+function mail(subject: string, lines: string[], body: SafeHtml): RenderedMail {
+  const footer = "You get this because you own properties on this calsync server. Choose which mails you get on the dashboard's Notifications page.";
+  const page = html`<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">
+${body}
+<p style="color: #666; font-size: 0.9em">${footer}</p>
+</body></html>`;
+  // A header is one line: a newline in a property name must not start another header.
+  return { subject: subject.replace(/[\r\n]+/g, " "), text: [...lines, "", "-- ", footer, ""].join("\n"), html: page.value };
+}
+
+function when(iso: string): string {
+  return iso.replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC");
+}
+
+function nightCount(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}

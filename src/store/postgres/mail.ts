@@ -1,0 +1,95 @@
+// The mail outbox (CONTRACT §16) on PostgreSQL: mails written inside the transaction of the change they tell
+// of (addMails), and the claims mail workers take, so that across every instance each mail is sent by one
+// worker at a time (SKIP LOCKED: instances claiming at once take different mails, never waiting).
+import { newId } from "../../ids.js";
+import type { WebhookEvent } from "../../types.js";
+import { mailsForEvents, wantsAnyMail } from "../mail-outbox.js";
+import { toClaimedMail, toMailRecord, type ClaimedMailRow, type MailQueries, type MailRow } from "../sqlite/mail.js";
+import type { MailStatus, QueuedMail } from "../types.js";
+import type { PgDatabase, Sql } from "./pool.js";
+
+const INSERT = `
+  INSERT INTO mail_outbox (id, owner_id, kind, payload, status, attempts, next_attempt_at, expires_at, created_at)
+  VALUES ($1, $2, $3, $4::json, 'pending', 0, $5, $6, $5)`;
+// $1 now: due, unexpired, and held by no live claim (a claim past its time belonged to a worker that died).
+const CLAIM = `
+  UPDATE mail_outbox m SET claimed_by = $2, claimed_until = $3
+  FROM (
+    SELECT id FROM mail_outbox
+    WHERE status = 'pending' AND next_attempt_at <= $1 AND expires_at > $1 AND (claimed_until IS NULL OR claimed_until <= $1)
+    ORDER BY next_attempt_at, seq LIMIT $4
+    FOR UPDATE SKIP LOCKED
+  ) pick, owners o
+  WHERE m.id = pick.id AND o.id = m.owner_id
+  RETURNING m.id, m.owner_id, o.name AS owner_name, o.email, m.kind, m.payload, m.attempts, m.created_at, m.next_attempt_at, m.seq`;
+// Once sent or given up, the payload (an invite or reset link among them) is no longer kept.
+const FINISH = `
+  UPDATE mail_outbox SET status = $1, attempts = attempts + 1, last_attempt_at = $2, next_attempt_at = $3, last_error = $4,
+    payload = CASE WHEN $1 = 'pending' THEN payload ELSE NULL END, claimed_by = NULL, claimed_until = NULL
+  WHERE id = $5 AND claimed_by = $6 AND status = 'pending'`;
+const RELEASE = `
+  UPDATE mail_outbox SET last_attempt_at = $1, last_error = $2, claimed_by = NULL, claimed_until = NULL
+  WHERE id = $3 AND claimed_by = $4 AND status = 'pending'`;
+const EXPIRE = `
+  UPDATE mail_outbox SET status = 'failed', payload = NULL, next_attempt_at = NULL, last_error = COALESCE(last_error, 'not sent in time')
+  WHERE status = 'pending' AND expires_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)`;
+
+/** Adds `mail` of `ownerId`; call it inside the change's transaction. */
+export async function addMail(sql: Sql, ownerId: string, mail: QueuedMail): Promise<void> {
+  const at = new Date().toISOString();
+  await sql.run(INSERT, [newId("mail"), ownerId, mail.kind, JSON.stringify(mail.payload), at, mail.expiresAt.toISOString()]);
+}
+
+/** Adds the owner's mails for `events`, per the owner's settings; nothing for an owner without an email. */
+export async function addMailsForEvents(sql: Sql, ownerId: string, events: readonly WebhookEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const [row] = await sql.query<{ email: string | null; mail_conflicts: boolean; mail_calendars: boolean }>(
+    "SELECT email, mail_conflicts, mail_calendars FROM owners WHERE id = $1",
+    [ownerId],
+  );
+  if (!row?.email) return;
+  const settings = { conflicts: row.mail_conflicts, calendars: row.mail_calendars };
+  if (!wantsAnyMail(settings)) return;
+  for (const mail of mailsForEvents(events, settings)) await addMail(sql, ownerId, mail);
+}
+
+/** The mail queries of one database. */
+export function mailQueries(db: PgDatabase): MailQueries {
+  return {
+    async claimMails({ worker, now, until, limit }) {
+      if (limit <= 0) return [];
+      const rows = await db.query<ClaimedMailRow & { next_attempt_at: string; seq: number }>(CLAIM, [now.toISOString(), worker, until.toISOString(), limit]);
+      rows.sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at) || a.seq - b.seq);
+      return rows.map(toClaimedMail);
+    },
+    async finishMail({ id, worker, at, sent, error, nextAttemptAt }) {
+      const state: MailStatus = sent ? "sent" : nextAttemptAt ? "pending" : "failed";
+      await db.run(FINISH, [state, at.toISOString(), state === "pending" ? nextAttemptAt!.toISOString() : null, sent ? null : error, id, worker]);
+    },
+    async releaseMail({ id, worker, at, error }) {
+      await db.run(RELEASE, [at.toISOString(), error, id, worker]);
+    },
+    async pruneMails(before, now = new Date()) {
+      await db.run(EXPIRE, [now.toISOString()]);
+      return db.run("DELETE FROM mail_outbox WHERE status <> 'pending' AND created_at < $1", [before.toISOString()]);
+    },
+    async listMails(ownerId) {
+      const rows = await db.query<MailRow>(
+        `SELECT id, owner_id, kind, status, attempts, created_at, expires_at, last_attempt_at, next_attempt_at, last_error
+         FROM mail_outbox WHERE ($1::text IS NULL OR owner_id = $1) ORDER BY seq DESC`,
+        [ownerId ?? null],
+      );
+      return rows.map(toMailRecord);
+    },
+    async ownerNotifications(ownerId) {
+      const [row] = await db.query<{ mail_conflicts: boolean; mail_calendars: boolean }>(
+        "SELECT mail_conflicts, mail_calendars FROM owners WHERE id = $1",
+        [ownerId],
+      );
+      return { conflicts: row?.mail_conflicts ?? true, calendars: row?.mail_calendars ?? true };
+    },
+    async setOwnerNotifications(ownerId, value) {
+      await db.run("UPDATE owners SET mail_conflicts = $1, mail_calendars = $2 WHERE id = $3", [value.conflicts, value.calendars, ownerId]);
+    },
+  };
+}
