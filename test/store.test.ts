@@ -161,7 +161,7 @@ describe("opening a database", () => {
       expect(outcomes.filter((o) => o.code !== 0).map((o) => o.stderr)).toEqual([]);
       expect(await (await open(join(`race-${round}`, "calsync.db"))).listOwners()).toHaveLength(6);
     }
-  }, 30_000);
+  }, 60_000);
 
   it("works in memory", async () => {
     const store = await openStore(":memory:");
