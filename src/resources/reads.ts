@@ -1,13 +1,14 @@
 // The read side of API v1's resources (CONTRACT §14): properties, a property's reservations page by page,
 // and which nights are free. Every door (API, CLI, dashboard) reads through these.
 import { availabilityNights } from "../engine/availability.js";
+import { availabilityRange } from "../engine/availability-range.js";
 import { maskUrl } from "../engine/mask-url.js";
 import { todayAt } from "../engine/nights.js";
 import type { Availability, Page, Property, Reservation } from "../resource-types.js";
 import type { Property as StoredProperty, Store } from "../store/types.js";
 import { failure, type ResourceResult } from "./answers.js";
 import { propertyCursor, readPropertyCursor, readReservationCursor, reservationCursor } from "./cursor.js";
-import { readAvailabilityRange, readLimit, readListQuery } from "./validate.js";
+import { readLimit, readListQuery } from "./validate.js";
 
 /** Query values as a door received them (strings, or absent). */
 export type QueryValues = Record<string, string | undefined>;
@@ -55,10 +56,12 @@ export async function propertyAvailability(
 ): Promise<ResourceResult<Availability>> {
   const property = await ownedProperty(store, input.ownerId, input.propertyId);
   if (!property) return failure(404, "not_found", "no such property");
-  const range = readAvailabilityRange(input.query, todayAt(input.now ?? new Date(), property.timeZone));
-  if (!range.ok) return badRequest(range.problem);
-  const { from, to } = range.value;
-  const { reservations, targetStatus } = await store.availabilityRows(property.id, from, to);
+  // The public feed (§15) reads the same range and the same rows, so both answer a night alike.
+  const range = availabilityRange({ from: input.query.from ?? null, to: input.query.to ?? null }, todayAt(input.now ?? new Date(), property.timeZone));
+  if (!range.ok) return badRequest({ name: range.parameter, message: range.message });
+  const { from, to } = range;
+  const { reservations, echoTargets } = await store.availabilityReservations(property.id, { from, to });
+  const targetStatus = new Map(echoTargets.map((t) => [t.id, t.status]));
   const nights = availabilityNights(reservations, { from, to, targetStatus });
   return { ok: true, value: { propertyId: property.id, timeZone: property.timeZone, from, to, nights } };
 }

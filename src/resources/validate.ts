@@ -39,20 +39,6 @@ export function nightsBetween(from: string, to: string): number {
 
 const fail = <T>(name: string, message: string): Checked<T> => ({ ok: false, problem: { name, message } });
 
-/** `from`/`to` of an availability question; `today` in the property's zone. */
-export function readAvailabilityRange(query: { from?: string; to?: string }, today: string): Checked<{ from: string; to: string }> {
-  for (const name of ["from", "to"] as const) {
-    const value = query[name];
-    const problem = value === undefined ? null : dateProblem(value);
-    if (problem) return fail(name, `${name}: ${problem}`);
-  }
-  const from = query.from ?? today;
-  const to = query.to ?? addDays(from, 365);
-  if (to <= from) return fail("to", "to must be after from");
-  if (nightsBetween(from, to) > MAX_AVAILABILITY_NIGHTS) return fail("to", `at most ${MAX_AVAILABILITY_NIGHTS} nights can be asked for at once`);
-  return { ok: true, value: { from, to } };
-}
-
 /** The filters of a reservation list. */
 export interface ListQuery {
   from?: string;

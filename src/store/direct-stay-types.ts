@@ -25,14 +25,6 @@ export interface ReservationPageQuery {
   after?: { arrival: string; id: string };
 }
 
-/** What the availability rule needs of one property in [from, to). */
-export interface AvailabilityRows {
-  /** Active reservations of every calendar with a night in the range. */
-  reservations: AvailabilityInput[];
-  /** Status of the echo targets among them that are not themselves in `reservations`. */
-  targetStatus: Map<string, ReservationStatus>;
-}
-
 /** An answer kept under an `Idempotency-Key` for 24 h. */
 export interface IdempotencyRecord {
   requestHash: string;
@@ -104,8 +96,6 @@ export interface ResourceQueries {
   getReservation(id: string): Promise<OwnedReservation | undefined>;
   /** A page of a property's reservations ordered by arrival, then id. */
   reservationsPage(query: ReservationPageQuery): Promise<Reservation[]>;
-  /** The property's reservations holding nights in [from, to), for the availability rule. */
-  availabilityRows(propertyId: string, from: string, to: string): Promise<AvailabilityRows>;
   /** The answer kept under an owner's key on a route, if made since `since`. */
   findIdempotencyRecord(input: { ownerId: string; route: string; key: string; since: Date }): Promise<IdempotencyRecord | undefined>;
   /**

@@ -98,14 +98,6 @@ export function directStayQueries(db: PgDatabase): ResourceQueries {
       const rows = await db.query<ReservationDbRow>(PAGE, [propertyId, status, from, to, after?.arrival ?? null, after?.id ?? null, limit]);
       return rows.map(toApiReservation);
     },
-    // One snapshot for both reads, as SQLite's single connection gives.
-    availabilityRows: (propertyId, from, to) =>
-      db.transaction(async (sql) => {
-        const reservations = await sql.query<HolderRow>(HOLDERS, [propertyId, to, from]);
-        const present = new Set(reservations.map((r) => r.id));
-        const missing = [...new Set(reservations.flatMap((r) => (r.echoOf && !present.has(r.echoOf) ? [r.echoOf] : [])))];
-        return { reservations, targetStatus: missing.length > 0 ? await statuses(sql, missing) : new Map() };
-      }, "ISOLATION LEVEL REPEATABLE READ READ ONLY"),
     findIdempotencyRecord: ({ ownerId, route, key, since }) => keptAnswer(db, ownerId, route, key, since),
     writeDirectStay: (write) => db.transaction((sql) => runDirectStayWrite(opsOf(sql), write, () => newId("rsv"))),
   };

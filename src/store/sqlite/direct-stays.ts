@@ -117,13 +117,6 @@ export function directStayQueries(db: Database.Database, lock: ConnectionLock): 
       const [arrival, id] = after ? [after.arrival, after.id] : [null, null];
       return page.all(propertyId, status, status, from, from, to, to, arrival, arrival, arrival, id, limit).map(toApiReservation);
     },
-    async availabilityRows(propertyId, from, to) {
-      const reservations = holders.all(propertyId, to, from);
-      const present = new Set(reservations.map((r) => r.id));
-      const missing = [...new Set(reservations.flatMap((r) => (r.echoOf && !present.has(r.echoOf) ? [r.echoOf] : [])))];
-      const targetStatus = new Map(missing.length > 0 ? statuses.all(JSON.stringify(missing)).map((r) => [r.id, r.status]) : []);
-      return { reservations, targetStatus };
-    },
     findIdempotencyRecord: async ({ ownerId, route, key, since }) => keptAnswer(ownerId, route, key, since),
     // BEGIN IMMEDIATE takes the file's write lock first, so a second writer (this process or another) waits
     // for this commit and then sees its stay. The connection's lock keeps every other call of this process out.

@@ -141,7 +141,6 @@ const GROUP_OF = {
   pruneWebhookEvents: "webhooks",
   getReservation: "directStays",
   reservationsPage: "directStays",
-  availabilityRows: "directStays",
   findIdempotencyRecord: "directStays",
   writeDirectStay: "directStays",
   claimMails: "mail",
