@@ -109,3 +109,10 @@ describe("RDATE", () => {
     expect(result).toMatchObject({ ok: false, error: { code: "parse_error" } });
   });
 });
+
+describe("a feed's own X-CALSYNC-* lines", () => {
+  it("are ignored: they cannot move an event", () => {
+    const text = feed([], ["UID:a", "DTSTART;TZID=Europe/Berlin:20270710T150000", "X-CALSYNC-ZONE:z9", "X-CALSYNC-DTEND:2030-01-01T00:00:00.000Z", "X-CALSYNC-RDATE:20270801T150000Z"]);
+    expect(times(text)).toEqual([["a", "2027-07-10T13:00:00.000Z", "2027-07-10T13:00:00.000Z"]]);
+  });
+});

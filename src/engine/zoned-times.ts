@@ -77,6 +77,12 @@ export function zoneFeedTimes(body: string): ZonedBody {
       depth--;
       continue;
     }
+    if (line.name.startsWith("X-CALSYNC-")) {
+      // A feed's own X-CALSYNC-* lines would pass for ours: they are cut out wherever they are.
+      out += body.slice(at, line.start);
+      at = line.end;
+      continue;
+    }
     if (!current || depth !== inEvent || !DATED.has(line.name)) continue;
     const zone = current.zone.zone;
     const tzid = paramOf(line.params, "TZID");
@@ -282,7 +288,7 @@ function contentLines(body: string): Line[] {
   return lines;
 }
 
-const RELEVANT = /^(?:BEGIN|END|UID|DTSTART|DTEND|RECURRENCE-ID|EXDATE|RDATE|TZID|TZOFFSETFROM|TZOFFSETTO|RRULE|X-WR-TIMEZONE)[;:]/i;
+const RELEVANT = /^(?:BEGIN|END|UID|DTSTART|DTEND|RECURRENCE-ID|EXDATE|RDATE|TZID|TZOFFSETFROM|TZOFFSETTO|RRULE|X-WR-TIMEZONE|X-CALSYNC-[A-Z-]*)[;:]/i;
 
 function parseLine(text: string, start: number, end: number): Line | null {
   let quoted = false;
