@@ -40,6 +40,13 @@ describe("a TZID a VTIMEZONE of the feed defines", () => {
   });
 });
 
+describe("Exchange's unquoted tzone:// TZID", () => {
+  it("is read with its VTIMEZONE, the colon of its scheme kept in the name", () => {
+    const text = feed(vtimezone("Europe/Berlin", "tzone://Microsoft/Custom"), ["UID:a", "DTSTART;TZID=tzone://Microsoft/Custom:20270710T150000", "DTEND;TZID=tzone://Microsoft/Custom:20270712T100000"]);
+    expect(times(text)).toEqual([["a", "2027-07-10T13:00:00.000Z", "2027-07-12T08:00:00.000Z"]]);
+  });
+});
+
 describe("a TZID without VTIMEZONE", () => {
   it("maps a Windows name to its IANA zone", () => {
     const text = feed([], ["UID:a", 'DTSTART;TZID="W. Europe Standard Time":20270710T150000', 'DTEND;TZID="W. Europe Standard Time":20270712T100000']);

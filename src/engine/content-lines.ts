@@ -54,6 +54,11 @@ function parseLine(text: string, start: number, end: number): Line | null {
     }
   }
   if (colon < 0) return null;
+  // Exchange writes an unquoted `TZID=tzone://Microsoft/Custom`: that colon belongs to the parameter.
+  if (text.startsWith("//", colon + 1) && /;TZID=tzone$/i.test(text.slice(0, colon))) {
+    const next = text.indexOf(":", colon + 1);
+    if (next > 0) colon = next;
+  }
   const head = text.slice(0, colon);
   const parts: string[] = [];
   let part = "";
