@@ -17,10 +17,11 @@ afterAll(async () => {
 
 const stay: IcsEvent = { uid: "stay@g", start: day(10), end: day(13), summary: "Reserved" };
 const visit = Date.now() + 5 * 86_400_000;
+// Over a night: a shorter visit within one day takes no night even when busy (CONTRACT §4).
 const plumber: IcsEvent = {
   uid: "plumber@g",
   start: new Date(visit).toISOString(),
-  end: new Date(visit + 3_600_000).toISOString(),
+  end: new Date(visit + 26 * 3_600_000).toISOString(),
   summary: "Plumber",
   transparent: true,
 };

@@ -40,6 +40,13 @@ describe("a TZID a VTIMEZONE of the feed defines", () => {
   });
 });
 
+describe("Exchange's unquoted tzone:// TZID", () => {
+  it("is read with its VTIMEZONE, the colon of its scheme kept in the name", () => {
+    const text = feed(vtimezone("Europe/Berlin", "tzone://Microsoft/Custom"), ["UID:a", "DTSTART;TZID=tzone://Microsoft/Custom:20270710T150000", "DTEND;TZID=tzone://Microsoft/Custom:20270712T100000"]);
+    expect(times(text)).toEqual([["a", "2027-07-10T13:00:00.000Z", "2027-07-12T08:00:00.000Z"]]);
+  });
+});
+
 describe("a TZID without VTIMEZONE", () => {
   it("maps a Windows name to its IANA zone", () => {
     const text = feed([], ["UID:a", 'DTSTART;TZID="W. Europe Standard Time":20270710T150000', 'DTEND;TZID="W. Europe Standard Time":20270712T100000']);
@@ -107,5 +114,12 @@ describe("RDATE", () => {
     const dates = Array.from({ length: 50_001 }, (_, i) => new Date(Date.UTC(2027, 0, 1) + i * 60_000).toISOString().replace(/[-:]/g, "").slice(0, 15) + "Z");
     const result = parseFeed(feed([], ["UID:many", "DTSTART:20270101T000000Z", "DTEND:20270101T010000Z", `RDATE:${dates.join(",")}`]), { source: "other", now });
     expect(result).toMatchObject({ ok: false, error: { code: "parse_error" } });
+  });
+});
+
+describe("a feed's own X-CALSYNC-* lines", () => {
+  it("are ignored: they cannot move an event", () => {
+    const text = feed([], ["UID:a", "DTSTART;TZID=Europe/Berlin:20270710T150000", "X-CALSYNC-ZONE:z9", "X-CALSYNC-DTEND:2030-01-01T00:00:00.000Z", "X-CALSYNC-RDATE:20270801T150000Z"]);
+    expect(times(text)).toEqual([["a", "2027-07-10T13:00:00.000Z", "2027-07-10T13:00:00.000Z"]]);
   });
 });

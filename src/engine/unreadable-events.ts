@@ -124,7 +124,9 @@ function problemOf(event: OpenEvent): string | null {
 
 /** The value of a content line: what follows the first colon outside a quoted parameter. */
 function valueOf(line: string): string {
-  const colon = line.indexOf(":");
+  let colon = line.indexOf(":");
+  // Exchange writes an unquoted `TZID=tzone://Microsoft/Custom`: that colon belongs to the parameter.
+  if (line.startsWith("//", colon + 1) && /;TZID=tzone$/i.test(line.slice(0, colon))) colon = line.indexOf(":", colon + 1);
   const quote = line.indexOf('"');
   // No quoted parameter before the first colon (nearly every line): that colon is the one.
   if (colon < 0 || quote < 0 || quote > colon) return colon < 0 ? "" : line.slice(colon + 1);

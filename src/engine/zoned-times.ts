@@ -7,6 +7,7 @@
 // instant of its DTEND, and its RDATEs.
 import { feedZones, type FeedZones } from "./feed-zones.js";
 import { instantToWall, UTC_ZONE, wallToInstant, zoneLabel, type WallZone } from "./wall-zones.js";
+import { contentLines, paramOf, unquote, type Line } from "./content-lines.js";
 import type { Observance } from "./zone-rules.js";
 
 /** A VEVENT's wall clock: where its date-times are read, and the zone its nights are read in (none: UTC). */
@@ -26,14 +27,6 @@ export const ZONE_KEY = "CALSYNC-ZONE";
 export const DTEND_KEY = "CALSYNC-DTEND";
 export const RDATE_KEY = "CALSYNC-RDATE";
 
-interface Line {
-  name: string;
-  params: string[];
-  value: string;
-  /** Where the logical line (all its folded physical lines) starts and ends in the body. */
-  start: number;
-  end: number;
-}
 
 /** Rewrites `body`'s VEVENT date-times onto their series' wall clocks (see the file's comment). */
 export function zoneFeedTimes(body: string): ZonedBody {
@@ -75,6 +68,12 @@ export function zoneFeedTimes(body: string): ZonedBody {
         current = null;
       }
       depth--;
+      continue;
+    }
+    if (line.name.startsWith("X-CALSYNC-")) {
+      // A feed's own X-CALSYNC-* lines would pass for ours: they are cut out wherever they are.
+      out += body.slice(at, line.start);
+      at = line.end;
       continue;
     }
     if (!current || depth !== inEvent || !DATED.has(line.name)) continue;
@@ -240,73 +239,6 @@ function offsetOf(value: string): number | undefined {
   return match[1] === "-" ? -minutes : minutes;
 }
 
-function paramOf(params: string[], name: string): string | undefined {
-  const prefix = `${name}=`;
-  const param = params.find((p) => p.toUpperCase().startsWith(prefix));
-  return param === undefined ? undefined : unquote(param.slice(prefix.length));
-}
-
-function unquote(value: string): string {
-  return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
-}
-
 function nonNull<T>(value: T | null): T[] {
   return value === null ? [] : [value];
-}
-
-/** The body's logical lines (unfolded) that matter here, with where each lies in the body. */
-function contentLines(body: string): Line[] {
-  const lines: Line[] = [];
-  let start = -1;
-  let text = "";
-  const flush = (end: number) => {
-    if (start < 0) return;
-    const line = parseLine(text, start, end);
-    if (line) lines.push(line);
-  };
-  for (let from = 0; from < body.length; ) {
-    const newline = body.indexOf("\n", from);
-    const next = newline < 0 ? body.length : newline + 1;
-    const stop = newline < 0 ? body.length : newline > from && body.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
-    const first = body.charCodeAt(from);
-    if (from > 0 && (first === 32 || first === 9)) {
-      if (start >= 0) text += body.slice(from + 1, stop);
-    } else {
-      flush(from);
-      start = RELEVANT.test(body.slice(from, from + 16)) ? from : -1;
-      text = start >= 0 ? body.slice(from, stop) : "";
-    }
-    from = next;
-  }
-  flush(body.length);
-  return lines;
-}
-
-const RELEVANT = /^(?:BEGIN|END|UID|DTSTART|DTEND|RECURRENCE-ID|EXDATE|RDATE|TZID|TZOFFSETFROM|TZOFFSETTO|RRULE|X-WR-TIMEZONE)[;:]/i;
-
-function parseLine(text: string, start: number, end: number): Line | null {
-  let quoted = false;
-  let colon = -1;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (char === '"') quoted = !quoted;
-    else if (char === ":" && !quoted) {
-      colon = i;
-      break;
-    }
-  }
-  if (colon < 0) return null;
-  const head = text.slice(0, colon);
-  const parts: string[] = [];
-  let part = "";
-  quoted = false;
-  for (const char of head) {
-    if (char === '"') quoted = !quoted;
-    if (char === ";" && !quoted) {
-      parts.push(part);
-      part = "";
-    } else part += char;
-  }
-  parts.push(part);
-  return { name: parts[0]!.toUpperCase(), params: parts.slice(1), value: text.slice(colon + 1), start, end };
 }
