@@ -63,6 +63,18 @@ describe("direct stays on the property page", () => {
     expect(await directStays(property.id)).toEqual([]);
   });
 
+  it("says which channel calendar could not be refreshed (calendar_not_refreshed) and keeps the stay", async () => {
+    const { owner, client } = await fx.signedIn();
+    const property = await fx.store.createProperty(owner.id, "Stale Flat");
+    await fx.store.createCalendar({ propertyId: property.id, source: "booking", url: fx.feeds.url(`/direct/${property.id}/down.ics`, { status: 503, body: "maintenance" }) });
+    await client.page(`/properties/${property.id}`);
+    const posted = await client.post(`/properties/${property.id}/stays`, { kind: "booking", arrival: day(15), departure: day(17), summary: "", note: "" });
+    const [tone, text] = (await flashOf(client, posted.headers.get("location")))!;
+    expect(tone).toBe("warn");
+    expect(text).toContain("Note: Booking.com could not be refreshed just now, so its nights were checked as last synced.");
+    expect((await directStays(property.id)).length).toBe(1);
+  });
+
   it("puts the taken nights in words: a run in one month, a single night, another direct stay", () => {
     const conflict = (source: "airbnb" | "booking" | "direct", arrival: string, departure: string) => ({ reservationId: "r", source, arrival, departure });
     expect(refusalText("2030-03-12", "2030-03-20", [conflict("airbnb", "2030-03-10", "2030-03-15")])).toBe(
