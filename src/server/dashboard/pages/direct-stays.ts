@@ -4,6 +4,7 @@
 import { getRouterParam, type H3 } from "h3";
 import { addDays, todayAt } from "../../../engine/nights.js";
 import { cancelDirectStay, createDirectStay, type ResourceContext, type ResourceFailure } from "../../../resources/index.js";
+import { MAX_NOTE, MAX_SUMMARY } from "../../../resources/validate.js";
 import type { NightsConflict, RefreshWarning, ReservationSource, Reservation } from "../../../resource-types.js";
 import type { Property, Store } from "../../../store/types.js";
 import { ownerAction, redirectWithFlash, type DashboardContext, type Visit } from "../context.js";
@@ -79,8 +80,8 @@ export async function directStaysSection(ctx: DashboardContext, visit: Visit, pr
     ${csrfField(visit.csrf)}
     ${field("arrival", "Arrival")}
     ${field("departure", "Departure")}
-    <label class="field grow"><span>Summary</span><input type="text" name="summary" value="${form?.summary ?? ""}" maxlength="200" placeholder="Guest name or reason"${invalid("summary")}></label>
-    <label class="field grow"><span>Note</span><input type="text" name="note" value="${form?.note ?? ""}" maxlength="2000"${invalid("note")}></label>
+    <label class="field grow"><span>Summary</span><input type="text" name="summary" value="${form?.summary ?? ""}" maxlength="${MAX_SUMMARY}" placeholder="Guest name or reason"${invalid("summary")}></label>
+    <label class="field grow"><span>Note</span><input type="text" name="note" value="${form?.note ?? ""}" maxlength="${MAX_NOTE}"${invalid("note")}></label>
     <div class="actions"><button type="submit" name="kind" value="booking" class="button primary">Add booking</button>
     <button type="submit" name="kind" value="block" class="button">Block nights</button></div>
   </form>
