@@ -119,6 +119,8 @@ describe("forms from elsewhere", () => {
       [`/properties/${property.id}/calendars`, { url: "https://evil.test/x.ics", source: "", confirm: "1" }],
       [`/calendars/${calendar.id}/remove`, {}],
       [`/properties/${property.id}/feed`, { rotate: "1" }],
+      [`/properties/${property.id}/stays`, { kind: "block", arrival: "2099-01-01", departure: "2099-01-05", summary: "Evil", note: "" }],
+      [`/stays/${calendar.id}/cancel`, {}],
       ["/sync", { back: "/properties" }],
       ["/settings/tokens", { name: "evil", expiresInDays: "" }],
       [`/settings/tokens/${token.id}/revoke`, {}],
@@ -134,6 +136,7 @@ describe("forms from elsewhere", () => {
     }
     expect((await fx.store.listProperties(ann.owner.id)).length).toBe(1);
     expect((await fx.store.listCalendars({ propertyId: property.id })).length).toBe(1);
+    expect((await fx.store.listReservations({ propertyId: property.id })).filter((r) => r.source === "direct")).toEqual([]);
     expect((await fx.store.getProperty(property.id))!.feedToken).toBe(feedToken);
     expect((await fx.store.listTokens(ann.owner.id)).find((t) => t.id === token.id)!.revokedAt).toBeNull();
     expect((await fx.store.listSyncRuns({ ownerId: ann.owner.id })).length).toBe(0);
@@ -175,6 +178,7 @@ describe("another owner's ids", () => {
       await client.post(`/properties/${victim.property.id}/calendars`, { url: "https://example.com/x.ics", source: "" }),
       await client.post(`/properties/${victim.property.id}/calendars`, { url: "https://example.com/x.ics", source: "", confirm: "1" }),
       await client.post(`/properties/${victim.property.id}/feed`, { rotate: "1" }),
+      await client.post(`/properties/${victim.property.id}/stays`, { kind: "block", arrival: "2099-01-01", departure: "2099-01-05", summary: "", note: "" }),
       await client.post(`/calendars/${victim.calendar.id}/remove`, {}),
       await client.post(`/settings/tokens/${victim.token.id}/revoke`, {}),
       await client.post(`/webhooks/${victim.webhook.id}/remove`, {}),

@@ -4,6 +4,7 @@ import type { H3 } from "h3";
 import { registerAssets } from "./assets.js";
 import type { DashboardContext } from "./context.js";
 import { registerCalendarForms } from "./pages/calendars.js";
+import { registerDirectStays } from "./pages/direct-stays.js";
 import { registerForgotPassword } from "./pages/forgot-password.js";
 import { registerInvite } from "./pages/invite.js";
 import { registerNotifications } from "./pages/notifications.js";
@@ -27,6 +28,7 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
   registerProperties(app, ctx);
   registerProperty(app, ctx);
   registerCalendarForms(app, ctx);
+  registerDirectStays(app, ctx);
   registerTimeline(app, ctx);
   registerSyncNow(app, ctx);
   registerTokens(app, ctx);

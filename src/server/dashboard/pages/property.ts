@@ -11,6 +11,7 @@ import { htmlResponse } from "../http.js";
 import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
 import { ownedProperty } from "../owned.js";
 import { previewCard, type CalendarPreview } from "./calendar-preview.js";
+import { directStaysSection, type StayForm } from "./direct-stays.js";
 import { embedSection } from "./embed-snippet.js";
 import { notFoundPage } from "./errors.js";
 import { syncNowForm } from "./sync-now.js";
@@ -34,8 +35,11 @@ export function registerProperty(app: H3, ctx: DashboardContext): void {
   );
 }
 
-/** The property page; with `form`, the add-calendar form refused (422) with what was typed, or its preview (200). */
-export async function propertyPage(ctx: DashboardContext, visit: Visit, property: Property, form?: CalendarForm): Promise<Response> {
+/**
+ * The property page; with `form`, the add-calendar form refused (422) with what was typed, or its preview (200);
+ * with `stay`, the direct-stay form refused (409 nights taken, 422 a field) with what was typed.
+ */
+export async function propertyPage(ctx: DashboardContext, visit: Visit, property: Property, form?: CalendarForm, stay?: StayForm): Promise<Response> {
   const calendars = await ctx.store.listCalendars({ propertyId: property.id });
   const now = ctx.now();
   // The crumb is not called "Properties": that name belongs to the navigation link (CONTRACT §9).
@@ -48,10 +52,11 @@ export async function propertyPage(ctx: DashboardContext, visit: Visit, property
   <h2 class="card-title">Calendars</h2>
   ${calendars.length === 0 ? html`<p class="empty-row muted">No calendars yet. Paste each channel's calendar export link below.</p>` : calendarTable(visit, calendars, now)}
 </section>
+${await directStaysSection(ctx, visit, property, stay)}
 ${form?.preview ? previewCard(visit, property, form, form.preview) : addCalendarForm(visit, property, form)}
 ${feedSection(visit, property)}
 ${embedSection(visit, property)}`;
-  return htmlResponse(form?.error ? 422 : 200, layout({ title: property.name, body, visit }));
+  return htmlResponse(form?.error ? 422 : (stay?.status ?? 200), layout({ title: property.name, body, visit }));
 }
 
 // The zone decides the property's nights (CONTRACT §8): the owner must be able to see which one was chosen.

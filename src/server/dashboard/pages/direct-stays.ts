@@ -1,0 +1,175 @@
+// Direct stays on the property page (CONTRACT §14): "Add booking" and "Block nights" in one form (the two
+// buttons send the kind), the property's upcoming direct stays with "Cancel stay", and the refusal in words.
+// Writes go through the API's resource functions with the owner's single-flight sync as the refresh.
+import { getRouterParam, type H3 } from "h3";
+import { addDays, todayAt } from "../../../engine/nights.js";
+import { cancelDirectStay, createDirectStay, type ResourceContext, type ResourceFailure } from "../../../resources/index.js";
+import { MAX_NOTE, MAX_SUMMARY } from "../../../resources/validate.js";
+import type { NightsConflict, RefreshWarning, ReservationSource, Reservation } from "../../../resource-types.js";
+import type { Property, Store } from "../../../store/types.js";
+import { ownerAction, redirectWithFlash, type DashboardContext, type Visit } from "../context.js";
+import { plural, shortDay } from "../format.js";
+import { html, url, type SafeHtml } from "../html.js";
+import { csrfField, flashMessage, type Flash } from "../layout.js";
+import { ownedProperty } from "../owned.js";
+import { notFoundPage } from "./errors.js";
+import { propertyPage } from "./property.js";
+
+/** What the stay form sent, shown again with why it was refused. */
+export interface StayForm {
+  arrival: string;
+  departure: string;
+  summary: string;
+  note: string;
+  status: 409 | 422 | 404 | 400;
+  refusal: string;
+  /** The form field at fault (422). */
+  field?: "arrival" | "departure" | "summary" | "note";
+}
+
+/** Adds POST /properties/<id>/stays and /stays/<id>/cancel. */
+export function registerDirectStays(app: H3, ctx: DashboardContext): void {
+  app.post(
+    "/properties/:id/stays",
+    ownerAction(ctx, async (event, visit, form) => {
+      const property = await ownedProperty(ctx.store, visit.owner.id, getRouterParam(event, "id"));
+      if (!property) return notFoundPage(visit);
+      const typed = { arrival: text(form, "arrival"), departure: text(form, "departure"), summary: text(form, "summary"), note: text(form, "note") };
+      const kind = form.get("kind") === "block" ? "block" : "booking";
+      // Empty fields are left out, so the check says "arrival is required" and the summary gets its default.
+      const body = { kind, ...Object.fromEntries(Object.entries(typed).filter(([, value]) => value !== "")) };
+      const made = await createDirectStay(resourceContext(ctx), { ownerId: visit.owner.id, propertyId: property.id, body });
+      const stale = await staleNote(ctx.store, property, made.ok ? made.warnings : (made.warnings ?? []));
+      if (!made.ok) {
+        const refusal = refusalOf(made, typed);
+        return propertyPage(ctx, visit, property, undefined, { ...typed, ...refusal, refusal: `${refusal.refusal}${stale}` });
+      }
+      const stay = made.reservation;
+      const what = `${stay.kind === "block" ? "Blocked" : "Added a booking for"} ${nightsText(stay.arrival, stay.departure)}`;
+      const flash: Flash = { tone: stale ? "warn" : "ok", text: `${what}.${stale}` };
+      return redirectWithFlash(visit, `/properties/${property.id}#direct-stays`, flash);
+    }),
+  );
+
+  app.post(
+    "/stays/:id/cancel",
+    ownerAction(ctx, async (event, visit) => {
+      const found = await ctx.store.getReservation(getRouterParam(event, "id") ?? "");
+      if (!found || found.ownerId !== visit.owner.id) return notFoundPage(visit);
+      const stay = found.reservation;
+      const cancelled = await cancelDirectStay(resourceContext(ctx), { ownerId: visit.owner.id, reservationId: stay.id });
+      const flash: Flash = cancelled.ok
+        ? { tone: "ok", text: `Cancelled the stay of ${nightsText(stay.arrival, stay.departure)}: its nights are free again.` }
+        : { tone: "error", text: cancelled.code === "not_direct" ? `That stay came from ${channelName(stay.source)}: cancel it there.` : cancelled.message };
+      return redirectWithFlash(visit, `/properties/${stay.propertyId}#direct-stays`, flash);
+    }),
+  );
+}
+
+/** The section of the property page: the form (with a refusal), and the upcoming direct stays. */
+export async function directStaysSection(ctx: DashboardContext, visit: Visit, property: Property, form?: StayForm): Promise<SafeHtml> {
+  const stays = await upcomingDirectStays(ctx.store, property, ctx.now());
+  const invalid = (name: StayForm["field"]) => (form?.field === name ? html` aria-invalid="true" aria-describedby="stay-refusal"` : html``);
+  const field = (name: "arrival" | "departure", label: string) =>
+    html`<label class="field"><span>${label}</span><input type="date" name="${name}" value="${form?.[name] ?? ""}" required${invalid(name)}></label>`;
+  return html`<section class="card" id="direct-stays">
+  <h2>Direct stays</h2>
+  <p class="muted">Guests who booked by phone or on your own site, and nights you keep for yourself. calsync first syncs this property's channel calendars, so the nights are checked against what the channels say now; the outbound feed then closes them on every channel.</p>
+  ${form ? html`<div id="stay-refusal">${flashMessage({ tone: "error", text: form.refusal })}</div>` : html``}
+  <form method="post" action="$${url(`/properties/${property.id}/stays#direct-stays`)}" class="inline-form stay-form" data-busy="Checking the channels…">
+    ${csrfField(visit.csrf)}
+    ${field("arrival", "Arrival")}
+    ${field("departure", "Departure")}
+    <label class="field grow"><span>Summary</span><input type="text" name="summary" value="${form?.summary ?? ""}" maxlength="${MAX_SUMMARY}" placeholder="Guest name or reason"${invalid("summary")}></label>
+    <label class="field grow"><span>Note</span><input type="text" name="note" value="${form?.note ?? ""}" maxlength="${MAX_NOTE}"${invalid("note")}></label>
+    <div class="actions"><button type="submit" name="kind" value="booking" class="button primary">Add booking</button>
+    <button type="submit" name="kind" value="block" class="button">Block nights</button></div>
+  </form>
+  ${stays.length === 0 ? html`<p class="empty-row muted">No upcoming direct stays.</p>` : stayList(visit, stays)}
+</section>`;
+}
+
+function stayList(visit: Visit, stays: Reservation[]): SafeHtml {
+  const items = stays.map(
+    (stay) => html`<li class="stay-item">
+    <div><strong>${nightsText(stay.arrival, stay.departure)}</strong> <span class="pill ${stay.kind === "block" ? "muted-pill" : "ok"}">${stay.kind === "block" ? "blocked" : "booking"}</span>
+      <div>${stay.summary}</div>${stay.note ? html`<div class="muted">${stay.note}</div>` : html``}</div>
+    <form method="post" action="$${url(`/stays/${stay.id}/cancel`)}">${csrfField(visit.csrf)}
+      <button type="submit" class="button danger small" aria-label="${`Cancel stay ${nightsText(stay.arrival, stay.departure)}`}">Cancel stay</button></form>
+  </li>`,
+  );
+  return html`<ul class="stay-list" aria-label="Upcoming direct stays">${items}</ul>`;
+}
+
+/** `12 Mar → 15 Mar (3 nights)`: arrival, departure morning, and the nights between. */
+export function nightsText(arrival: string, departure: string): string {
+  const nights = Math.round((Date.parse(departure) - Date.parse(arrival)) / 86_400_000);
+  return `${shortDay(arrival)} → ${shortDay(departure)} (${plural(nights, "night", "nights")})`;
+}
+
+/** The refusal in words: which nights, and which channel holds them. */
+export function refusalText(arrival: string, departure: string, conflicts: NightsConflict[]): string {
+  const parts = conflicts.map((c) => {
+    const first = c.arrival > arrival ? c.arrival : arrival;
+    const after = c.departure < departure ? c.departure : departure;
+    const taken = nightRange(first, addDays(after, -1));
+    const whose = c.source === "direct" ? "another direct stay" : channelName(c.source);
+    return `${taken} ${first === addDays(after, -1) ? "is" : "are"} taken by ${whose} (${shortDay(c.arrival)} → ${shortDay(c.departure)})`;
+  });
+  return `Not saved: ${parts.join("; ")}. Choose other nights.`;
+}
+
+// "12–14 Mar", "30 Mar – 2 Apr" or "12 Mar" for the nights from `first` to `last` inclusive.
+function nightRange(first: string, last: string): string {
+  if (first === last) return shortDay(first);
+  const [a, b] = [shortDay(first), shortDay(last)];
+  const sameMonth = first.slice(0, 7) === last.slice(0, 7);
+  return sameMonth ? `${a.split(" ")[0]}–${b}` : `${a} – ${b}`;
+}
+
+const CHANNEL_NAMES: Partial<Record<ReservationSource, string>> = { airbnb: "Airbnb", booking: "Booking.com", vrbo: "Vrbo", tripadvisor: "Tripadvisor", other: "another channel" };
+
+function channelName(source: ReservationSource): string {
+  return CHANNEL_NAMES[source] ?? source.charAt(0).toUpperCase() + source.slice(1);
+}
+
+const FIELD_LABELS = { arrival: "Arrival", departure: "Departure", summary: "Summary", note: "Note" } as const;
+
+function refusalOf(f: ResourceFailure, typed: { arrival: string; departure: string }): Pick<StayForm, "status" | "refusal" | "field"> {
+  if (f.code === "nights_unavailable" && f.conflicts) return { status: 409, refusal: refusalText(typed.arrival, typed.departure, f.conflicts) };
+  const field = f.field && f.field in FIELD_LABELS ? (f.field as keyof typeof FIELD_LABELS) : undefined;
+  const refusal = field ? `${FIELD_LABELS[field]}: ${f.message.replace(new RegExp(`^${field}(: )?`), "").trim()}` : f.message;
+  return { status: f.status === 422 || f.status === 404 || f.status === 400 ? f.status : 422, refusal, ...(field ? { field } : {}) };
+}
+
+// The calendars the refresh could not bring up to date (CONTRACT §14 `calendar_not_refreshed`), by channel.
+async function staleNote(store: Store, property: Property, warnings: RefreshWarning[]): Promise<string> {
+  if (warnings.length === 0) return "";
+  const calendars = await store.listCalendars({ propertyId: property.id });
+  const names = warnings.map((w) => {
+    const calendar = calendars.find((c) => c.id === w.calendarId);
+    return calendar ? channelName(calendar.source) : "a calendar";
+  });
+  return ` Note: ${names.join(", ")} could not be refreshed just now, so ${warnings.length === 1 ? "its" : "their"} nights were checked as last synced.`;
+}
+
+function resourceContext(ctx: DashboardContext): ResourceContext {
+  return { store: ctx.store, refresh: (ownerId) => ctx.runner.run(ownerId, "dashboard"), now: ctx.now };
+}
+
+// Active direct stays with a night from today on, every page of the property's list walked.
+async function upcomingDirectStays(store: Store, property: Property, now: Date): Promise<Reservation[]> {
+  const from = todayAt(now, property.timeZone);
+  const stays: Reservation[] = [];
+  let after: { arrival: string; id: string } | undefined;
+  for (;;) {
+    const page = await store.reservationsPage({ propertyId: property.id, from, status: "active", limit: 500, ...(after ? { after } : {}) });
+    stays.push(...page.filter((r) => r.source === "direct"));
+    if (page.length < 500) return stays;
+    after = { arrival: page.at(-1)!.arrival, id: page.at(-1)!.id };
+  }
+}
+
+function text(form: URLSearchParams, name: string): string {
+  return (form.get(name) ?? "").trim();
+}
