@@ -42,7 +42,7 @@ export async function runStall() {
       if (id === "big") out[id].cli = await measure({ url, source, expected, agent, viaCli: true });
     }
     const checks = Object.entries(out).flatMap(([id, runs]) =>
-      Object.entries(runs).map(([mode, run]) => ({ ok: run.created === run.expected, what: `${id} feed, ${mode}: the sync created ${run.expected} reservations (got ${run.created})` })),
+      Object.entries(runs).map(([mode, run]) => ({ ok: run.created === run.expected, what: `${id} feed, ${mode}: the sync created ${run.expected} reservations (got ${run.created}${run.error ? `, ${run.error}` : ""})` })),
     );
     return { pollEveryMs: POLL_EVERY_MS, bigFeedEvents: BIG_FEED_EVENTS, bigFeedBytes: feeds.big.length, denseOccurrences: DENSE_SERIES_OCCURRENCES, ...out, checks };
   } finally {
@@ -99,6 +99,8 @@ async function measure({ url, source, expected, agent, parseThreads, viaCli = fa
       maxMs: round(Math.max(...latencies), 1),
       expected,
       created: response.results?.[0]?.result.reservationsCreated ?? 0,
+      // Why a sync created nothing: its error code, or the answer's status when it was no sync response.
+      error: response.results?.[0]?.result.error?.code ?? (response.results ? null : `status ${res.statusCode}`),
     };
   } finally {
     await server.close();
