@@ -59,7 +59,7 @@ export function formatSpeed({ rss, startup, exits, stall, fetchOverhead }, { gri
     const codes = (seen) => Object.entries(seen).map(([code, count]) => `${code} × ${count}`).join(", ");
     out.push(...grid(["Node", "conflicts", "export", "sync --local"], exits.lines.map(({ line, exits: e }) => [line, codes(e.conflicts), codes(e.export), codes(e["sync --local"])])), "");
   }
-  if (rss) {
+  if (rss?.length) {
     out.push("Peak RSS of a first sync (each N in its own process)");
     out.push(...grid(["N", "peak RSS"], rss.map((run) => [String(run.n), `${fixed(run.memory.peakRssMiB, 1)} MiB`])), "");
   }
@@ -72,6 +72,7 @@ export function formatSpeed({ rss, startup, exits, stall, fetchOverhead }, { gri
         [
           row(`${stall.bigFeedEvents} events, ${fixed(stall.bigFeedBytes / 2 ** 20, 1)} MiB`, "workers", stall.big.workers),
           ["", "event loop", ...row("", "", stall.big.inline).slice(2)],
+          ...(stall.big.cli ? [["", "calsync serve", ...row("", "", stall.big.cli).slice(2)]] : []),
           row(`series, ${stall.denseOccurrences} occurrences`, "workers", stall.dense.workers),
           ["", "event loop", ...row("", "", stall.dense.inline).slice(2)],
         ],

@@ -1,5 +1,6 @@
 // Turns the children's raw figures into the results document (ratios, targets) and the stdout table.
 import { round } from "./common.js";
+import { CLI_TARGETS, cliValues, formatCli } from "./report-cli.js";
 import { formatSpeed, SPEED_TARGETS, speedValues } from "./report-speed.js";
 
 /** The issue's targets; each compares one figure of the results with a bound. */
@@ -11,13 +12,14 @@ const TARGETS = [
   { id: "twoInstances", label: "2 PostgreSQL instances ≥ 1.6 × one (requests/s)", bound: 1.6, unit: "×", atLeast: true },
   { id: "postgresVsSqlite", label: "1 PostgreSQL instance ≤ 1.5 × SQLite's time", bound: 1.5, unit: "×" },
   ...SPEED_TARGETS,
+  ...CLI_TARGETS,
   { id: "directStayCreate", label: "direct stay with a fresh check ≤ 1.2 × one sync of its property", bound: 1.2, unit: "×" },
   { id: "availability365", label: "availability, 365 nights, 500 stays ≤ 5 ms server time", bound: 5, unit: "ms" },
   { id: "listPage500", label: "a list page of 500 reservations ≤ 10 ms server time", bound: 10, unit: "ms" },
 ];
 
 /** Builds the results document from the run's options and the children's answers. */
-export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources }) {
+export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync }) {
   const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
     const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
     const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
@@ -43,6 +45,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     twoInstances: instances?.ratios.twoOverOne ?? null,
     postgresVsSqlite: instances?.ratios.postgresOverSqlite ?? null,
     ...speedValues({ headline, rss, startup, stall, fetchOverhead }),
+    ...cliValues({ cliSync, stall }),
     directStayCreate: resources?.createOverSync ?? null,
     availability365: resources?.availabilityMs ?? null,
     listPage500: resources?.pageMs ?? null,
@@ -63,6 +66,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     ...(exits?.checks ?? []).map((c) => ({ ...c, what: `exits: ${c.what}` })),
     ...(stall?.checks ?? []).map((c) => ({ ...c, what: `stall: ${c.what}` })),
     ...(resources?.checks ?? []).map((c) => ({ ...c, what: `resources: ${c.what}` })),
+    ...(cliSync?.checks ?? []).map((c) => ({ ...c, what: `cli: ${c.what}` })),
   ];
   return {
     benchmark: "calsync",
@@ -80,6 +84,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     stall,
     fetchOverhead,
     resources,
+    cliSync,
     targets,
     checks: { passed: checks.filter((c) => c.ok).length, failed: checks.filter((c) => !c.ok).map((c) => c.what) },
   };
@@ -112,8 +117,8 @@ export function formatTable(results) {
       "",
     );
   }
-  out.push(`Scale (one owner, ${o.calendarsPerProperty} calendars per property; each N in its own process)`);
-  out.push(
+  if (results.scale.length > 0) out.push(`Scale (one owner, ${o.calendarsPerProperty} calendars per property; each N in its own process)`);
+  if (results.scale.length > 0) out.push(
     ...grid(
       ["N", "floor/cal", "first/cal", "× floor", "unchanged/cal", "× floor", "CPU/cal first", "peak RSS"],
       results.scale.map((e) => [
@@ -177,6 +182,7 @@ export function formatTable(results) {
       "",
     );
   }
+  out.push(...formatCli(results, { grid, fixed, ms }));
   out.push(...formatSpeed(results, { grid, fixed, ms }));
   out.push("Targets");
   for (const t of results.targets) {

@@ -2,7 +2,7 @@
 // Starts the loopback feed host, runs every measurement in a child process of its own (so each N's
 // peak RSS is its own), prints a table with PASS/MISS per target and writes bench/results/latest.json.
 //
-//   node bench/run.js [--full] [--json] [--latency MS] [--hosts K] [--sizes 100,1000] [--cpu-prof]
+//   node bench/run.js [--full] [--json] [--latency MS] [--hosts K] [--sizes 100,1000] [--cpu-prof] [--only cli,stall,…]
 import { fork } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -13,6 +13,9 @@ import { CALENDARS_PER_PROPERTY } from "./feeds.js";
 import { buildResults, formatTable } from "./report.js";
 
 const HERE = new URL("./", import.meta.url);
+/** The CLI rows' set-up (issue 31): feeds, and their latency in milliseconds. */
+const CLI_FEEDS = 300;
+const CLI_LATENCY_MS = 100;
 const RESULTS_DIR = new URL("results/", HERE);
 
 const { values: flags } = parseArgs({
@@ -23,15 +26,19 @@ const { values: flags } = parseArgs({
     hosts: { type: "string", default: "8" },
     sizes: { type: "string" },
     "cpu-prof": { type: "boolean", default: false },
+    only: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
+/** The parts of a run, in the order they run; `--only` picks some. */
+const PARTS = ["scale", "server", "instances", "cpu", "resources", "rss", "cli", "startup", "exits", "stall", "fetch"];
 if (flags.help) {
   process.stdout.write(
     "usage: node bench/run.js [--full] [--json] [--latency MS] [--hosts 1-8] [--sizes 100,1000] [--cpu-prof]\n" +
       "  --full       add N = 5000 to the scale series\n" +
       "  --json       print the results document instead of the table\n" +
-      "  --cpu-prof   write a .cpuprofile per child into bench/results/profiles/\n",
+      "  --cpu-prof   write a .cpuprofile per child into bench/results/profiles/\n" +
+      `  --only       run only these parts, comma-separated: ${PARTS.join(",")}\n`,
   );
   process.exit(0);
 }
@@ -40,6 +47,9 @@ if (!existsSync(new URL("../dist/engine/sync.js", HERE))) {
   process.exit(1);
 }
 
+const only = flags.only ? flags.only.split(",") : PARTS;
+for (const part of only) if (!PARTS.includes(part)) usage(`--only: unknown part "${part}" (${PARTS.join(", ")})`);
+const runs = (part) => only.includes(part);
 const latencyMs = positiveInt(flags.latency, "--latency", 0);
 const hosts = positiveInt(flags.hosts, "--hosts", 1);
 if (hosts > 8) usage("--hosts must be 1 to 8 (loopback addresses 127.0.0.1 … 127.0.0.8)");
@@ -50,15 +60,17 @@ const childArgv = (label) => (flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir
 
 const startedAt = new Date().toISOString();
 const t0 = performance.now();
-const host = await startHost({ hosts, latencyMs });
+// Only the parts before the CLI rows use the 40 ms host: not started when none of them runs.
+const host = only.some((part) => ["scale", "server", "instances", "resources", "rss"].includes(part)) ? await startHost({ hosts, latencyMs }) : { origins: [], close: async () => {} };
 const scale = [];
 let server;
 let instances;
 let cpu;
 let resources;
+let cliSync;
 const rss = [];
 try {
-  for (const n of sizes) {
+  for (const n of runs("scale") ? sizes : []) {
     const job = { n, origins: host.origins, set: `n${n}` };
     // One scale run per N costs about four floors; bound each child by that, generously.
     const timeoutMs = 60_000 + n * (2 * latencyMs + 20);
@@ -70,29 +82,39 @@ try {
     const floorAfter = await runChild("floor", job, timeoutMs, `floor-n${n}-after`);
     scale.push({ n, floorBefore, floorAfter, run });
   }
-  progress("server: 50 owners × 4 calendars");
-  server = await runChild("server", { origins: host.origins, set: "srv" }, 180_000, "server");
-  progress("instances: 1 on SQLite, 1 and 2 on PostgreSQL, 50 owners × 4 calendars");
-  instances = await runChild("instances", { origins: host.origins, set: "inst" }, 300_000, "instances");
-  progress("cpu: parse + diff + write without network");
-  cpu = await runChild("cpu", {}, 120_000, "cpu");
-  progress("resources: a direct stay's fresh check against one sync; availability and a list page of 500");
-  resources = await runChild("resources", { origins: host.origins, set: "res" }, 180_000, "resources");
-  for (const n of [1000, 5000]) {
+  if (runs("server")) progress("server: 50 owners × 4 calendars");
+  if (runs("server")) server = await runChild("server", { origins: host.origins, set: "srv" }, 180_000, "server");
+  if (runs("instances")) progress("instances: 1 on SQLite, 1 and 2 on PostgreSQL, 50 owners × 4 calendars");
+  if (runs("instances")) instances = await runChild("instances", { origins: host.origins, set: "inst" }, 300_000, "instances");
+  if (runs("cpu")) progress("cpu: parse + diff + write without network");
+  if (runs("cpu")) cpu = await runChild("cpu", {}, 120_000, "cpu");
+  if (runs("resources")) progress("resources: a direct stay's fresh check against one sync; availability and a list page of 500");
+  if (runs("resources")) resources = await runChild("resources", { origins: host.origins, set: "res" }, 180_000, "resources");
+  for (const n of runs("rss") ? [1000, 5000] : []) {
     progress(`rss: first sync of N=${n}`);
     rss.push(await runChild("rss", { n, origins: host.origins, set: `rss${n}` }, 60_000 + n * (2 * latencyMs + 20), `rss-n${n}`));
   }
 } finally {
   await host.close();
 }
-progress("startup: calsync --help and owner list against node -e \"import('commander')\" on Node 20, 22 and 24");
-const startup = await runChild("startup", {}, 600_000, "startup");
-progress("exits: 50 runs each of conflicts, export and sync --local on Node 20, 22 and 24, every one exiting 0");
-const exits = await runChild("exits", { runs: 50 }, 900_000, "exits");
-progress("stall: /healthz while the server reads a 20,000-event feed and a dense series");
-const stall = await runChild("stall", {}, 300_000, "stall");
-progress("fetch: fetchFeed against bare undici.request");
-const fetchOverhead = await runChild("fetch", {}, 120_000, "fetch");
+if (runs("cli")) {
+  // The issue's own set-up: 300 feeds at 100 ms, the CLI as a user starts it, beside the in-process sync.
+  const slowHost = await startHost({ hosts, latencyMs: CLI_LATENCY_MS });
+  try {
+    progress(`cli: calsync sync --local (child process) against syncOwner and the floor, ${CLI_FEEDS} feeds at ${CLI_LATENCY_MS} ms`);
+    cliSync = await runChild("cliSync", { n: CLI_FEEDS, origins: slowHost.origins, set: "cli" }, 600_000, "cli-sync");
+  } finally {
+    await slowHost.close();
+  }
+}
+if (runs("startup")) progress("startup: calsync --help and owner list against node -e \"import('commander')\" on Node 20, 22 and 24");
+const startup = runs("startup") ? await runChild("startup", {}, 600_000, "startup") : undefined;
+if (runs("exits")) progress("exits: 50 runs each of conflicts, export and sync --local on Node 20, 22 and 24, every one exiting 0");
+const exits = runs("exits") ? await runChild("exits", { runs: 50 }, 900_000, "exits") : undefined;
+if (runs("stall")) progress("stall: /healthz while the server reads a 20,000-event feed and a dense series");
+const stall = runs("stall") ? await runChild("stall", {}, 300_000, "stall") : undefined;
+if (runs("fetch")) progress("fetch: fetchFeed against bare undici.request");
+const fetchOverhead = runs("fetch") ? await runChild("fetch", {}, 120_000, "fetch") : undefined;
 
 const results = buildResults({
   options: {
@@ -120,6 +142,7 @@ const results = buildResults({
   stall,
   fetchOverhead,
   resources,
+  cliSync,
 });
 mkdirSync(RESULTS_DIR, { recursive: true });
 writeFileSync(new URL("latest.json", RESULTS_DIR), `${JSON.stringify(results, null, 2)}\n`);

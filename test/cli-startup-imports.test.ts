@@ -1,12 +1,14 @@
 // Each command loads only what it uses: help and the admin commands never load the network, parse or
 // server stack (undici, node-ical, h3, listhen, …), which made every `calsync` call pay for all of it.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVER_PACKAGE } from "../src/store/sqlite/driver.js";
 import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
+import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { buildIcs, day } from "./helpers/ics.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const probe = path.join(root, "test/helpers/load-probe.mjs");
@@ -29,9 +31,19 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.remove());
 
+const probeOut = () => path.join(tmp.dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+
+/** The npm packages named in the load probe's list `out` (removed after reading). */
+function packagesIn(out: string): string[] {
+  const files = readFileSync(out, "utf8").split("\n");
+  rmSync(out);
+  const names = files.map((file) => /[/\\]node_modules[/\\]((?:@[^/\\]+[/\\])?[^/\\]+)/.exec(file)?.[1]).filter(Boolean) as string[];
+  return [...new Set(names)].sort();
+}
+
 /** Runs the built CLI under the load probe; resolves with its exit code and the npm packages it loaded. */
 function packagesLoaded(argv: string[]): Promise<{ code: number; packages: string[] }> {
-  const out = path.join(tmp.dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+  const out = probeOut();
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
@@ -39,10 +51,7 @@ function packagesLoaded(argv: string[]): Promise<{ code: number; packages: strin
       { cwd: root, env: { PATH: process.env.PATH ?? "", CALSYNC_LOAD_PROBE: out }, timeout: 30_000 },
       (error) => {
         if (error && typeof error.code !== "number") return reject(error);
-        const files = readFileSync(out, "utf8").split("\n");
-        rmSync(out);
-        const names = files.map((file) => /[/\\]node_modules[/\\]((?:@[^/\\]+[/\\])?[^/\\]+)/.exec(file)?.[1]).filter(Boolean) as string[];
-        resolve({ code: typeof error?.code === "number" ? error.code : 0, packages: [...new Set(names)].sort() });
+        resolve({ code: typeof error?.code === "number" ? error.code : 0, packages: packagesIn(out) });
       },
     );
   });
@@ -69,9 +78,67 @@ describe("what each command loads", () => {
     },
   );
 
-  it("still loads the network and parse stack for a local sync (the probe sees them when they load)", async () => {
+  // Whether the parser loads for a never-read calendar depends on timing (it starts loading 10 ms after the
+  // requests go out): the deterministic cases are below.
+  it("loads the network stack for a local sync (the probe sees it when it loads)", async () => {
     const { code, packages } = await packagesLoaded(["sync", "--local", "--db", db]);
     expect(code).toBe(3); // blocked_address
-    expect(packages).toEqual(expect.arrayContaining(["undici", "node-ical"]));
+    expect(packages).toContain("undici");
+  });
+});
+
+describe("what a sync and a server load once running", () => {
+  let feeds: FeedServer;
+  let syncDb: string;
+  beforeAll(async () => {
+    feeds = await startFeedServer();
+    const url = feeds.url("/airbnb.ics", { body: buildIcs([{ uid: "stay-1", start: day(3), end: day(7), summary: "Reserved" }]), etag: '"v1"' });
+    syncDb = tmp.db();
+    expect((await runCli(["owner", "add", "Ann", "--db", syncDb])).code).toBe(0);
+    const property = JSON.parse((await runCli(["property", "add", "Loft", "--json", "--db", syncDb])).stdout) as { id: string };
+    expect((await runCli(["calendar", "add", "--property", property.id, "--url", url, "--db", syncDb])).code).toBe(0);
+  });
+  afterAll(() => feeds.close());
+
+  it("a local sync loads the parser for a feed it reads, and not for one that answers 304", async () => {
+    const first = await packagesLoaded(["sync", "--local", "--allow-private-networks", "--db", syncDb]);
+    expect(first.code).toBe(0);
+    expect(first.packages).toEqual(expect.arrayContaining(["undici", "node-ical"]));
+    const again = await packagesLoaded(["sync", "--local", "--allow-private-networks", "--db", syncDb]);
+    expect(again.code).toBe(0);
+    expect(feeds.requests.at(-1)?.headers["if-none-match"]).toBe('"v1"');
+    expect(again.packages).toContain("undici");
+    expect(again.packages.filter((name) => ["node-ical", "rrule", "rrule-temporal"].includes(name))).toEqual([]);
+  });
+
+  it("serve without --metrics loads neither prom-client nor the whole of undici's package until asked", async () => {
+    const out = probeOut();
+    const child = spawn(
+      process.execPath,
+      ["--import", probe, path.join(root, "bin/calsync.js"), "serve", "--json", "--port", "0", "--db", syncDb],
+      { cwd: root, env: { PATH: process.env.PATH ?? "", CALSYNC_LOAD_PROBE: out }, stdio: ["ignore", "pipe", "ignore"] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    let printed = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        printed += chunk.toString();
+        try {
+          resolve((JSON.parse(printed) as { url: string }).url);
+        } catch {
+          // Not the whole document yet.
+        }
+      });
+      child.once("exit", (code) => reject(new Error(`serve exited ${code} before listening`)));
+    });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    const files = readFileSync(out, "utf8");
+    const packages = packagesIn(out);
+    expect(packages).toContain("h3");
+    expect(packages.filter((name) => name === "prom-client" || name === "standardwebhooks")).toEqual([]);
+    // undici's Agent alone (undici-agent.ts) may be in; its package entry, which loads fetch and the rest, is not.
+    expect(files).not.toMatch(/node_modules[/\\]undici[/\\]index\.js/);
   });
 });

@@ -2,8 +2,6 @@
 import { createHash } from "node:crypto";
 import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry, SyncWarning } from "../types.js";
 import { findPropertyConflicts } from "./conflicts.js";
-import { diffReservationsInSlices } from "./diff.js";
-import { markEchoesInSlices } from "./echoes.js";
 import { fetchCalendar, hostOf, type FeedFetch } from "./fetch-calendar.js";
 import type { FetchFeedResult } from "./fetch-feed.js";
 import { createFetchLimiter, type FetchLimiter, type FetchLimiterOptions } from "./fetch-limiter.js";
@@ -11,7 +9,7 @@ import { createHostBackoffs, type HostBackoffs } from "./host-backoff.js";
 import { explainHtmlAnswer } from "./html-answer.js";
 import { formatDate } from "./local-date.js";
 import type { CalendarRecord, SyncTrigger } from "./model.js";
-import { parseFeed, type ParseFeedOptions, type ParseFeedResult } from "./parse-feed.js";
+import type { ParseFeedOptions, ParseFeedResult } from "./parse-feed.js";
 import { nextTurn } from "./slices.js";
 import { unreadableWarnings } from "./unreadable-events.js";
 import type { SyncStore } from "./store-port.js";
@@ -91,6 +89,12 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   for (const { host, until } of await options.store.hostBackoffs(clock())) backoffs.hold(host, until);
   const fetchContext = { ...options, backoffs, clock };
 
+  // A calendar never read will certainly need the parser: load it while the first requests wait for answers.
+  // A short timer, so the requests are on the wire before the load takes the event loop.
+  const prestart = calendars.some((calendar) => calendar.contentHash === null && !calendar.etag)
+    ? setTimeout(() => void loadCalendarWork().catch(() => {}), PRESTART_MS)
+    : undefined;
+
   let done = 0;
   // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
   const settle = async (calendar: CalendarRecord, entry: SyncResultEntry, fault?: WriteFaultError) => {
@@ -143,6 +147,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
         );
     }),
   );
+  clearTimeout(prestart);
   const fault = settled.find((outcome) => outcome.status === "rejected");
   if (fault) throw fault.reason;
   const results = settled.map((outcome) => (outcome as PromiseFulfilledResult<SyncResultEntry>).value);
@@ -234,8 +239,9 @@ async function syncCalendar(
   }
 
   const now = clock();
+  const { diffReservationsInSlices, markEchoesInSlices, parseFeed } = await loadCalendarWork();
   if (big) await nextTurn();
-  const parsed = await (options.parse ?? parseInline)(fetched.body, { source: calendar.source, now });
+  const parsed = await (options.parse ?? parseFeed)(fetched.body, { source: calendar.source, now });
   if (!parsed.ok) {
     return fail(explainHtmlAnswer(parsed.error, { body: fetched.body, source: calendar.source, urls: [calendar.url, fetched.finalUrl] }));
   }
@@ -309,8 +315,13 @@ function entryOf(
   };
 }
 
-async function parseInline(body: string, options: ParseFeedOptions): Promise<ParseFeedResult> {
-  return parseFeed(body, options);
+/** Milliseconds after a run's requests are dispatched before the parser starts loading (see syncOwner). */
+const PRESTART_MS = 10;
+
+let calendarWork: Promise<typeof import("./calendar-work.js")> | undefined;
+/** The parse, echo and diff steps, imported once per process on first use (see calendar-work.ts). */
+function loadCalendarWork(): Promise<typeof import("./calendar-work.js")> {
+  return (calendarWork ??= import("./calendar-work.js"));
 }
 
 // Bump when parsing or channel rules change, so an upgrade re-reads feeds whose bytes did not change.

@@ -12,7 +12,8 @@ import { errorPage, isApiPath, maskInvitePath, notFoundPage, registerDashboard }
 import { withSecurityHeaders } from "./dashboard/security.js";
 import { registerEmbedRoute } from "./embed-route.js";
 import { errorResponse, jsonResponse } from "./errors.js";
-import { registerMetricsRoute, type ServerMetrics } from "./metrics.js";
+import type { ServerMetrics } from "./metrics.js";
+import { registerMetricsRoute } from "./metrics-route.js";
 import { registerOpenApiRoute } from "./openapi/route.js";
 import { maskFeedPath, registerOutboundFeedRoute } from "./outbound-route.js";
 import { DEFAULT_API_RATE_LIMIT, DEFAULT_RATE_LIMIT, memoryRateLimiter, withRateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";

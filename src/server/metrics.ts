@@ -1,10 +1,8 @@
 // Prometheus metrics (CONTRACT §12), on a registry of their own per app: two apps in one process
 // (tests, embedders) never clash in prom-client's global registry. Label values come from fixed
 // sets (source, status, error code, route pattern), never from a token, URL, owner or property name.
-import type { H3, H3Event } from "h3";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { FeedFetch } from "../engine/sync.js";
-import { METRICS_PATH } from "./routes.js";
 import type { FinishedRun } from "./single-flight.js";
 
 /** The metrics of one app, and the hooks that feed them. */
@@ -116,16 +114,4 @@ export function createServerMetrics(options: ServerMetricsOptions = {}): ServerM
       requests.inc({ method: METHODS.has(method) ? method : "other", route: route ?? "unmatched", status: String(status) });
     },
   };
-}
-
-/** Adds `GET /metrics` (Prometheus text format) to `app`. */
-export function registerMetricsRoute(app: H3, metrics: ServerMetrics, requestIdOf: (event: H3Event) => string): void {
-  app.get(METRICS_PATH, async (event) => {
-    const body = await metrics.registry.metrics();
-    return new Response(body, {
-      status: 200,
-      statusText: "OK",
-      headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store", "x-request-id": requestIdOf(event) },
-    });
-  });
 }

@@ -11,7 +11,6 @@ import type { SyncResponse } from "../types.js";
 import { createServerLog, type ServerLog } from "./access-log.js";
 import { createApp } from "./app.js";
 import { isValidHost, listenExactly } from "./listen.js";
-import { createServerMetrics } from "./metrics.js";
 import { DEFAULT_API_RATE_LIMIT, DEFAULT_RATE_LIMIT, storeRateLimiter, type RateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
 import { DEFAULT_LEASE_MS } from "./owner-lease.js";
@@ -126,7 +125,10 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     throw error;
   }
 
-  const metrics = options.metrics ? createServerMetrics({ outboxDepth: () => store.countPendingWebhookDeliveries() }) : undefined;
+  // prom-client (and its default process metrics) is loaded only when asked for.
+  const metrics = options.metrics
+    ? (await import("./metrics.js")).createServerMetrics({ outboxDepth: () => store.countPendingWebhookDeliveries() })
+    : undefined;
   let webhooks: WebhookWorker | undefined;
   let mailer: OutboxWorker | undefined;
   let url = "";

@@ -12,7 +12,6 @@ import {
   type OutboxWorker,
   type OutboxWorkerOptions,
 } from "../outbox/pool.js";
-import { sendWebhook } from "./send.js";
 
 export type { DeliverySummary } from "../outbox/pool.js";
 
@@ -58,7 +57,9 @@ function webhookQueue(options: WebhookDeliveryOptions): OutboxQueue<ClaimedWebho
     claim: ({ worker, now, until, limit, busyLanes }) => store.claimWebhookDeliveries({ worker, now, until, limit, busyEndpoints: busyLanes }),
     laneOf: (delivery) => delivery.endpointId,
     attemptsOf: (delivery) => delivery.attempts,
-    send: (delivery, { now, signal }) => sendWebhook(delivery, { timeoutMs, allowPrivateNetworks, now, signal }),
+    // The sender (undici's whole package, the Standard Webhooks library) loads with the first delivery.
+    send: async (delivery, { now, signal }) =>
+      (await import("./send.js")).sendWebhook(delivery, { timeoutMs, allowPrivateNetworks, now, signal }),
     finish: ({ eventId, endpointId }, outcome) => store.finishWebhookDelivery({ eventId, endpointId, ...outcome }),
     release: ({ eventId, endpointId }, outcome) => store.releaseWebhookDelivery({ eventId, endpointId, ...outcome }),
     prune: (before) => store.pruneWebhookEvents(before),
