@@ -34,7 +34,7 @@ export function bigFeed(events = BIG_FEED_EVENTS, today = new Date()) {
 
 /**
  * One owner's calendar as a recurring series: every day at 20 hours × 2 minutes, from a year back,
- * a one-minute event (a Google Calendar "busy" pattern gone wild). Daily with BYHOUR/BYMINUTE, so the
+ * a day-long event (a Google Calendar "busy" pattern gone wild). Daily with BYHOUR/BYMINUTE, so the
  * parser's hourly-rule refusal does not apply and its cost bound lets it through.
  */
 export function denseSeriesFeed(today = new Date()) {
@@ -47,7 +47,9 @@ export function denseSeriesFeed(today = new Date()) {
     "CALSCALE:GREGORIAN",
     "BEGIN:VEVENT",
     `DTSTART:${ymd(start)}T000000Z`,
-    `DTEND:${ymd(start)}T000100Z`,
+    // A day long, so each occurrence takes a night: a one-minute event takes none (CONTRACT §4's same-day rule)
+    // and would leave nothing to write.
+    `DTEND:${ymd(addDays(start, 1))}T000000Z`,
     `RRULE:FREQ=DAILY;BYHOUR=${hours};BYMINUTE=0,30`,
     "DTSTAMP:20240101T000000Z",
     "UID:dense-series@google.com",
