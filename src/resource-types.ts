@@ -83,7 +83,8 @@ export interface DirectStayCreate {
   arrival: string;
   departure: string;
   summary?: string;
-  note?: string;
+  /** `null` is no note, as leaving it out is. */
+  note?: string | null;
   /** Sync the property's channel calendars before checking. @default true */
   refresh?: boolean;
 }
@@ -119,14 +120,6 @@ export type TokenScope = "sync" | "read" | "write";
 
 /** Every scope, in documentation order (a token made before scopes existed has all of them). */
 export const TOKEN_SCOPES: readonly TokenScope[] = ["sync", "read", "write"];
-
-/** `error.code`s the resource routes add to §2's (CONTRACT §14). */
-export type ResourceErrorCode =
-  | "insufficient_scope"
-  | "invalid_request"
-  | "nights_unavailable"
-  | "not_direct"
-  | "idempotency_key_reused";
 
 /** 201 of `POST /api/v1/properties/{id}/reservations` (and 200 of PATCH): the stay, and the calendars not refreshed. */
 export type DirectStayResult = Reservation & { warnings?: RefreshWarning[] };

@@ -60,7 +60,7 @@ describe("calsync reservation add", () => {
     expect(api.requests).toHaveLength(1);
   });
 
-  it("exits 2 for server flags with the local database, and says local stays are not there yet", async () => {
+  it("exits 2 for server flags with the local database", async () => {
     const mixed = await calsync(["reservation", "add", "--property", "p", "--arrival", day(60), "--departure", day(61), "--db", "x.db", "--base-url", api.url]);
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toMatch(/--base-url does not apply to the local database/);

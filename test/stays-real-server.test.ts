@@ -1,6 +1,5 @@
 // The SDK and the CLI against the real calsync server (CONTRACT §14): real store, real feeds on loopback,
-// the real h3 app over HTTP. The routes are built on another branch; until this branch holds them,
-// every test here is skipped by name (GET /api/v1/properties answers 404), and once merged they run.
+// the real h3 app over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConflictError, createClient, NotFoundError, type CalsyncClient } from "../src/sdk/index.js";
 import { startApiFixture, type ApiFixture } from "./helpers/api-fixture.js";
@@ -9,15 +8,12 @@ import { day } from "./helpers/ics.js";
 
 let api: ApiFixture;
 let client: CalsyncClient;
-let routes = false;
 let loft = "";
-const NOT_YET = "the API v1 resource routes are not in this build yet";
 
 beforeAll(async () => {
   if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
   api = await startApiFixture();
   client = createClient({ apiKey: api.tokens.allOk, baseURL: api.url, maxRetries: 0 });
-  routes = (await fetch(`${api.url}/api/v1/properties`, { headers: { "x-api-key": api.tokens.allOk } })).status !== 404;
   // Ann gets two more properties, so a page of one walks three pages.
   await api.store.createProperty(api.owners.allOk.id, "Alpine Chalet");
   await api.store.createProperty(api.owners.allOk.id, "Beach Hut");
@@ -28,15 +24,13 @@ afterAll(async () => { await api?.close(); });
 const cli = (argv: string[]) => runBin(argv, { CALSYNC_BASE_URL: api.url, CALSYNC_API_KEY: api.tokens.allOk });
 
 describe("the SDK against calsync serve", () => {
-  it("walks every property of the owner, one page at a time", async ({ skip }) => {
-    if (!routes) return skip(NOT_YET);
+  it("walks every property of the owner, one page at a time", async () => {
     const names: string[] = [];
     for await (const property of client.properties.list({ limit: 1 })) names.push(property.name);
     expect(names).toEqual(["Alpine Chalet", "Beach Hut", "Sea View Loft"]);
   });
 
-  it("puts in a direct stay after refreshing the channels, and lists it with theirs", async ({ skip }) => {
-    if (!routes) return skip(NOT_YET);
+  it("puts in a direct stay after refreshing the channels, and lists it with theirs", async () => {
     const stay = await client.reservations.create(loft, { kind: "booking", arrival: day(30), departure: day(33), summary: "Ana" });
     expect(stay).toMatchObject({ source: "direct", kind: "booking", status: "active", arrival: day(30), departure: day(33), summary: "Ana" });
     const seen: string[] = [];
@@ -45,15 +39,13 @@ describe("the SDK against calsync serve", () => {
     expect((await client.reservations.cancel(stay.id)).status).toBe("cancelled");
   });
 
-  it("refuses taken nights with ConflictError naming the channel's stay", async ({ skip }) => {
-    if (!routes) return skip(NOT_YET);
+  it("refuses taken nights with ConflictError naming the channel's stay", async () => {
     const error = await client.reservations.create(loft, { kind: "block", arrival: day(6), departure: day(7) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
     expect((error as ConflictError).conflicts).toMatchObject([{ source: "airbnb", arrival: day(5), departure: day(8) }]);
   });
 
-  it("answers a replayed Idempotency-Key with the first stay", async ({ skip }) => {
-    if (!routes) return skip(NOT_YET);
+  it("answers a replayed Idempotency-Key with the first stay", async () => {
     const body = { kind: "block" as const, arrival: day(40), departure: day(41) };
     const first = await client.reservations.create(loft, body, { idempotencyKey: "real-1" });
     const again = await client.reservations.create(loft, body, { idempotencyKey: "real-1" });
@@ -61,8 +53,7 @@ describe("the SDK against calsync serve", () => {
     await client.reservations.cancel(first.id);
   });
 
-  it("gives the nights of [from, to) and hides another owner's property", async ({ skip }) => {
-    if (!routes) return skip(NOT_YET);
+  it("gives the nights of [from, to) and hides another owner's property", async () => {
     const availability = await client.properties.availability(loft, { from: day(4), to: day(9) });
     expect(availability.nights.map((n) => n.available)).toEqual([true, false, false, false, true]);
     const bobs = (await api.store.listProperties()).find((p) => p.name === "Harbour Cottage")!.id;
@@ -71,8 +62,7 @@ describe("the SDK against calsync serve", () => {
 });
 
 describe("the CLI against calsync serve", () => {
-  it("adds and cancels a direct stay, and exits 6 naming the channel when the nights are taken", async ({ skip }) => {
-    if (!routes) return skip(NOT_YET);
+  it("adds and cancels a direct stay, and exits 6 naming the channel when the nights are taken", async () => {
     const added = await cli(["reservation", "add", "--property", loft, "--arrival", day(50), "--departure", day(52), "--json"]);
     expect(added.code, added.stderr).toBe(0);
     const stay = JSON.parse(added.stdout);
@@ -86,8 +76,7 @@ describe("the CLI against calsync serve", () => {
     expect(cancelled.code, cancelled.stderr).toBe(0);
   });
 
-  it("prints the Availability with --json and month grids without", async ({ skip }) => {
-    if (!routes) return skip(NOT_YET);
+  it("prints the Availability with --json and month grids without", async () => {
     const json = await cli(["availability", "--property", loft, "--from", day(20), "--to", day(23), "--json"]);
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout).nights.map((n: { available: boolean }) => n.available)).toEqual([false, false, true]);

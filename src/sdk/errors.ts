@@ -1,5 +1,5 @@
 // Every error the SDK throws is a `CalsyncError`; users branch with `instanceof`, never by parsing messages.
-import type { NightsConflict, ResourceErrorCode } from "../resource-types.js";
+import type { NightsConflict } from "../resource-types.js";
 import type { ApiErrorCode } from "../types.js";
 
 /** The 401 reasons of CONTRACT §2, carried by `AuthenticationError.code`. */
@@ -10,7 +10,7 @@ export type AuthenticationErrorCode = Extract<ApiErrorCode, `${string}_token`>;
  * `http_<status>` (e.g. a proxy's HTML 502), `unexpected_response` (a 2xx that is not the
  * answer expected) or `unexpected_redirect` (redirects are not followed, see `ClientOptions.baseURL`).
  */
-export type APIErrorCode = ApiErrorCode | ResourceErrorCode | "unexpected_response" | "unexpected_redirect" | `http_${number}`;
+export type APIErrorCode = ApiErrorCode | "unexpected_response" | "unexpected_redirect" | `http_${number}`;
 
 /** Base class of every error thrown by the SDK (also thrown as-is for bad client options). */
 export class CalsyncError extends Error {

@@ -36,7 +36,6 @@ export type {
   RefreshWarning,
   Reservation,
   ReservationSource,
-  ResourceErrorCode,
   TokenScope,
 } from "../resource-types.js";
 export type {

@@ -7,6 +7,11 @@ export function localOption() {
   return new Option("--local", "use this machine's database instead of calling a server (implied by --db or --owner)");
 }
 
+/** `--allow-private-networks`: the local refresh may fetch feeds on loopback and private addresses, as `sync --local`. */
+export function privateNetworksOption() {
+  return new Option("--allow-private-networks", "with the local database: let the refresh fetch feed URLs on loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)");
+}
+
 /** `--base-url URL`: the server to call. */
 export function baseUrlOption() {
   return new Option("--base-url <url>", "server to call (default: $CALSYNC_BASE_URL, else http://localhost:8787)");

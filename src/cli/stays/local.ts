@@ -1,23 +1,71 @@
-// This machine's database as a `StaysBackend` (`--local`, `--db`, `--owner`): the direct-stay service
-// without a server. Not wired yet on this branch. Wiring it is this one file: open the store and the
-// owner through `context`, call the resource functions the API routes call (create/update/cancel and
-// availability, with a `refresh` that syncs the owner under its lease as `sync --local` does), return
-// the stay on success, and turn a refusal into `nightsTaken(conflicts)` (409 `nights_unavailable`),
-// `UsageError` (422: a value the user typed) or `CliFailure` exit 1 (404, `not_direct`); the commands, their output
-// and exit codes then stay the same whichever backend answers.
-import { UsageError, type CliContext } from "../context.js";
-import type { StaysBackend } from "./backend.js";
+// This machine's database as a `StaysBackend` (`--local`, `--db`, `--owner`): the direct-stay service without a
+// server. The store and the owner come from the CLI context, the calls are the ones the API routes make
+// (src/resources), and the refresh before a check syncs the owner under its lease as `sync --local` does (joining
+// a run already going on a server, cron or another instance). Refusals become the exit codes the remote
+// backend gives, so the commands, their output and exit codes stay the same whichever backend answers.
+import type { ResourceContext, ResourceFailure, StayResult } from "../../resources/index.js";
+import type { DirectStayResult } from "../../resource-types.js";
+import { CliFailure, EXIT, UsageError, type CliContext } from "../context.js";
+import { privateNetworksAllowed } from "../options.js";
+import { nightsTaken, type StaysBackend } from "./backend.js";
 
 /** Flags of the local database. */
 export interface LocalStaysOptions {
   db?: string | undefined;
   owner?: string | undefined;
+  /** Let the refresh fetch feeds on loopback and private addresses (else CALSYNC_ALLOW_PRIVATE_NETWORKS). */
+  allowPrivateNetworks?: boolean | undefined;
 }
 
-/** The local backend: for now a usage error that points at the server. */
-export async function localStaysBackend(_options: LocalStaysOptions, _context: CliContext): Promise<StaysBackend> {
-  throw new UsageError(
-    "direct stays on the local database are not available yet in this version: " +
-      "run `calsync serve` and call it with --base-url and --api-key (or CALSYNC_BASE_URL and CALSYNC_API_KEY)",
-  );
+/** The local backend for one command: opens the database and the owner before any call. */
+export async function localStaysBackend(options: LocalStaysOptions, context: CliContext): Promise<StaysBackend> {
+  // Heavy imports at the edge of the mode that needs them (STYLE.md), as `sync --local` loads them.
+  const resources = await import("../../resources/index.js");
+  const { syncOwner } = await import("../../engine/sync.js");
+  const { runWithOwnerLease } = await import("../../server/owner-lease.js");
+  const store = await context.store(options.db);
+  const owner = await context.owner(store, options.owner);
+  const allowPrivateNetworks = privateNetworksAllowed(options.allowPrivateNetworks, context.io.env);
+  const onWait = () => context.logger.info(`another sync of ${owner.name} is running (a server, cron or another instance); joining it`);
+  const ctx: ResourceContext = {
+    store,
+    // "join": a run already going for this owner is as fresh as one of our own; its answer is the refresh.
+    refresh: async (ownerId) =>
+      (await runWithOwnerLease({ store, onWait }, ownerId, "join", (runId) =>
+        syncOwner({ store, ownerId, runId, trigger: "cli", allowPrivateNetworks }),
+      ))!,
+  };
+  const ownerId = owner.id;
+  return {
+    create: async (propertyId, stay) => stayOf(await resources.createDirectStay(ctx, { ownerId, propertyId, body: stay })),
+    update: async (reservationId, changes) => stayOf(await resources.updateDirectStay(ctx, { ownerId, reservationId, body: changes })),
+    cancel: async (reservationId) => stayOf(await resources.cancelDirectStay(ctx, { ownerId, reservationId })),
+    availability: async (propertyId, range) => {
+      const query = { from: range.from, to: range.to };
+      const answer = await resources.propertyAvailability(store, { ownerId, propertyId, query });
+      if (!answer.ok) throw failureOf(answer);
+      return answer.value;
+    },
+  };
+}
+
+// The stay as the API's JSON answer carries it (the Reservation, with `warnings` when there are some).
+function stayOf(result: StayResult): DirectStayResult {
+  if (!result.ok) throw failureOf(result);
+  return { ...result.reservation, ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}) };
+}
+
+// Fields the user typed as flags are named as flags; others (a cancelled stay's `status`) as the API names them.
+const FLAGS = new Set(["arrival", "departure", "summary", "note", "from", "to"]);
+
+function failureOf(f: ResourceFailure): Error {
+  if (f.code === "nights_unavailable") return nightsTaken(f.conflicts ?? []);
+  // A value the user typed that the service refused (a past stay, too many nights, a bad range): a usage error.
+  if (f.status === 422 || f.status === 400) {
+    const name = f.field && (FLAGS.has(f.field) ? `--${f.field}` : f.field);
+    const reason = f.field && f.message.startsWith(`${f.field}: `) ? f.message.slice(f.field.length + 2) : f.message;
+    return new UsageError(name ? `${name}: ${reason}` : reason);
+  }
+  if (f.status === 404) return new CliFailure(`not found: ${f.message}`, EXIT.failure);
+  return new CliFailure(`${f.message} (${f.code})`, EXIT.failure);
 }

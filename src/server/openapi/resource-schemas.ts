@@ -3,7 +3,7 @@ import { apiErrorCodeSchema, reservationSourceSchema } from "./schemas.js";
 
 const date = { type: "string", format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$" } as const;
 const time = { type: "string", format: "date-time" } as const;
-const nullable = <T extends object>(schema: T) => ({ oneOf: [schema, { type: "null" }] });
+const nullable = <const T extends object>(schema: T) => ({ oneOf: [schema, { type: "null" }] }) as const;
 
 export const propertyCalendarSchema = {
   type: "object",
