@@ -152,7 +152,7 @@ describe("calsync availability --db", CHILDREN, () => {
     expect(bad.stderr).toMatch(/"2027-02-30" is not a date/);
     const long = await local(db, "availability", "--property", propertyId, "--from", day(0), "--to", day(800));
     expect(long.code).toBe(2);
-    expect(long.stderr).toMatch(/--to: at most 732 nights/);
+    expect(long.stderr).toMatch(/--to: .*at most 732 nights/);
     const missing = await local(db, "availability", "--property", "prp_nobody");
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/not found: no such property/);
