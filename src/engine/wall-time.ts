@@ -6,7 +6,7 @@
 const formats = new Map<string, Intl.DateTimeFormat | null>();
 
 /** Intl's formatter for an IANA zone, or null when the name is not one (cached: feeds repeat zones). */
-function formatter(zone: string): Intl.DateTimeFormat | null {
+export function formatter(zone: string): Intl.DateTimeFormat | null {
   let format = formats.get(zone);
   if (format === undefined) {
     try {

@@ -2,6 +2,7 @@
 // back) is its first occurrence, and one in the gap when they go forward keeps the offset before the gap.
 // A zone is anything that can say its offset at an instant: an IANA zone (Intl), a fixed offset, or a
 // VTIMEZONE of the feed itself (zone-rules.ts).
+import { formatter } from "./wall-time.js";
 
 /** A zone as a wall-clock reader needs it. */
 export interface WallZone {
@@ -66,21 +67,7 @@ const intlZones = new Map<string, WallZone | null>();
 export function intlZone(name: string): WallZone | null {
   let zone = intlZones.get(name);
   if (zone === undefined) {
-    let format: Intl.DateTimeFormat | null;
-    try {
-      format = new Intl.DateTimeFormat("en-US", {
-        timeZone: name,
-        hourCycle: "h23",
-        year: "numeric",
-        month: "numeric",
-        day: "numeric",
-        hour: "numeric",
-        minute: "numeric",
-        second: "numeric",
-      });
-    } catch {
-      format = null;
-    }
+    const format = formatter(name);
     zone = format ? { offsetAt: hourly(format), name } : null;
     // Zone names come from feeds: remember a bounded number of spellings.
     if (intlZones.size >= 1000) intlZones.clear();
