@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HEAD_CHARS, readFeedBody } from "../src/engine/feed-reading.js";
 import { parseFeed } from "../src/engine/parse-feed.js";
 import { createParsePool, parseWorkerFile, type ParsePool } from "../src/engine/parse-pool.js";
 import type { CalendarSource } from "../src/types.js";
@@ -71,6 +72,41 @@ describe("parse pool", () => {
     } finally {
       await quick.close();
     }
+  });
+
+  it.each(feeds)("reads the bytes of %s exactly as a sync reads them on its own thread", async (name, source) => {
+    const text = read(name);
+    const task = { knownHash: null, day: "2026-11-26", parse: { source, now } };
+    const here = await readFeedBody(Buffer.from(text), task, parseFeed);
+    expect(here.unchanged).toBe(false);
+    expect(await pool.read(Buffer.from(text), task)).toEqual(here);
+    // A body whose fingerprint is the stored one is not parsed at all.
+    const knownHash = here.contentHash;
+    expect(await pool.read(Buffer.from(text), { ...task, knownHash })).toEqual({ unchanged: true, contentHash: knownHash });
+  });
+
+  it("hands a body's own buffer to the worker without a copy, and copies one that shares Node's buffer pool", async () => {
+    const task = { knownHash: null, day: "2026-11-26", parse: { source: "airbnb" as const, now } };
+    const big = Buffer.from(buildIcs(Array.from({ length: 400 }, (_, i) => ({ uid: `b${i}`, start: day(i), end: day(i + 1) }))));
+    const own = new Uint8Array(big);
+    const reading = await pool.read(own, task);
+    expect(reading.unchanged === false && reading.parsed.ok && reading.parsed.events.length).toBe(400);
+    // Transferred: the worker took the buffer, this thread no longer holds its bytes.
+    expect(own.byteLength).toBe(0);
+
+    // A small Buffer lives in a slab shared with other Buffers: transferring that slab would empty them all.
+    const small = Buffer.from("x".repeat(2000));
+    const neighbour = Buffer.from("a neighbour in the same slab");
+    expect(small.buffer).toBe(neighbour.buffer);
+    await pool.read(small, task);
+    expect(small.byteLength).toBe(2000);
+    expect(neighbour.toString()).toBe("a neighbour in the same slab");
+  });
+
+  it("keeps the start of a body that is no calendar, so the sync can tell a web page", async () => {
+    const page = `<!doctype html><html><body>${"Sign in ".repeat(2000)}</body></html>`;
+    const reading = await pool.read(Buffer.from(page), { knownHash: null, day: "2026-11-26", parse: { source: "airbnb", now } });
+    expect(reading).toMatchObject({ unchanged: false, parsed: { ok: false, error: { code: "not_icalendar" } }, head: page.slice(0, HEAD_CHARS) });
   });
 
   it("hands piscina a CommonJS worker file, so no worker loads an ES module synchronously", () => {

@@ -1,11 +1,12 @@
-// Reads a feed body handed over chunk by chunk: decompress (gzip/deflate/br), cap the DECODED size,
-// decode UTF-8, drop a BOM. No stream for the common uncompressed body: its chunks are only collected.
+// Reads a feed body handed over chunk by chunk: decompress (gzip/deflate/br) and cap the DECODED size.
+// No stream for the common uncompressed body: its chunks are only collected. The bytes stay bytes
+// (feed-bytes.ts turns them into text where they are parsed: on a server, a worker thread).
 import type { Transform } from "node:stream";
 import zlib from "node:zlib";
 
 /** Outcome of reading a body: the text, or why it could not be read. */
 export type BodyResult =
-  | { kind: "ok"; text: string }
+  | { kind: "ok"; bytes: Buffer }
   | { kind: "too_large" }
   | { kind: "bad_encoding"; encoding: string }
   | { kind: "corrupt" };
@@ -64,7 +65,7 @@ export function bodyReader(contentEncoding: string | undefined, maxBytes: number
     if (size > maxBytes) finish({ kind: "too_large" });
     else chunks.push(chunk);
   };
-  const complete = () => finish({ kind: "ok", text: decode(Buffer.concat(chunks, size)) });
+  const complete = () => finish({ kind: "ok", bytes: Buffer.concat(chunks, size) });
 
   const first = decoders[0];
   if (first) {
@@ -80,14 +81,6 @@ export function bodyReader(contentEncoding: string | undefined, maxBytes: number
     fail: (error) => finish(error),
     result: outcome.then((result) => (result instanceof Error ? Promise.reject(result) : result)),
   };
-}
-
-const utf8 = new TextDecoder("utf-8");
-
-// TextDecoder turns invalid bytes into U+FFFD and, by default, consumes a leading BOM.
-function decode(bytes: Buffer): string {
-  const text = utf8.decode(bytes);
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function settled(result: BodyResult): BodyReader {

@@ -5,6 +5,7 @@ import { SDK_VERSION } from "../sdk/version.js";
 import type { SyncError } from "../types.js";
 import { blocked, fail, httpError, networkFailure, timedOut, tooLarge } from "./fetch-errors.js";
 import type { BodyResult } from "./feed-body.js";
+import { decodeBody } from "./feed-bytes.js";
 import { startExchange, type Exchange, type ResponseHead } from "./feed-exchange.js";
 import { parseRetryAfter } from "./host-backoff.js";
 import { maskUrl } from "./mask-url.js";
@@ -32,10 +33,19 @@ export interface FetchFeedOptions {
 }
 
 /** What fetching a feed gave. */
-export type FetchFeedResult =
-  | { kind: "not_modified" }
-  | { kind: "ok"; body: string; etag: string | null; lastModified: string | null; finalUrl: string }
-  | { kind: "error"; error: SyncError };
+export type FetchFeedResult = { kind: "not_modified" } | FetchedFeed | { kind: "error"; error: SyncError };
+
+/** A feed that arrived whole. */
+export interface FetchedFeed {
+  kind: "ok";
+  /** The body as received, after decompression. */
+  bytes: Uint8Array;
+  /** The body as text (decoded from `bytes` when first read: a server hands big bodies to a worker undecoded). */
+  readonly body: string;
+  etag: string | null;
+  lastModified: string | null;
+  finalUrl: string;
+}
 
 /** Decides whether a resolved (or literal) address may be connected to; true refuses it. */
 export type AddressPolicy = (ip: string) => boolean;
@@ -145,18 +155,28 @@ export async function fetchFeedGuarded(url: string, options: FetchFeedOptions, i
       if (read.kind === "too_large") return tooLarge(maxBytes);
       if (read.kind === "bad_encoding") return fail("fetch_failed", `feed used an unsupported content encoding (${read.encoding})`);
       if (read.kind === "corrupt") return fail("fetch_failed", "feed body could not be decompressed");
-      return {
-        kind: "ok",
-        body: read.text,
+      return fetched(read.bytes, {
         etag: first(headers.etag) ?? null,
         lastModified: first(headers["last-modified"]) ?? null,
         finalUrl: current.href,
-      };
+      });
     }
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+function fetched(bytes: Uint8Array, head: Pick<FetchedFeed, "etag" | "lastModified" | "finalUrl">): FetchedFeed {
+  let text: string | undefined;
+  return {
+    kind: "ok",
+    bytes,
+    get body() {
+      return (text ??= decodeBody(bytes));
+    },
+    ...head,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Public surface of `calsync/engine`: the sync engine and its pure building blocks.
 export { syncOwner, type FeedFetch, type SyncOwnerOptions, type SyncProgress } from "./sync.js";
-export { fetchFeed, type FetchFeedOptions, type FetchFeedResult } from "./fetch-feed.js";
+export { fetchFeed, type FetchedFeed, type FetchFeedOptions, type FetchFeedResult } from "./fetch-feed.js";
 export { createFetchLimiter, DEFAULT_FETCH_LIMITS, type FetchLimiter, type FetchLimiterOptions } from "./fetch-limiter.js";
 export { createHostBackoffs, parseRetryAfter, type HostBackoffs } from "./host-backoff.js";
 export { WriteFaultError } from "./write-fault.js";

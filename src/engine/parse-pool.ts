@@ -5,7 +5,8 @@ import os from "node:os";
 import { Piscina } from "piscina";
 import { createFetchLimiter } from "./fetch-limiter.js";
 import type { ParseFeedOptions, ParseFeedResult } from "./parse-feed.js";
-import { unpackParseResult, type PackedParseResult } from "./parse-transfer.js";
+import type { ReadFeed } from "./feed-reading.js";
+import { unpackParseResult, unpackReading, type PackedParseResult, type PackedReading } from "./parse-transfer.js";
 import type { ParseStarted, ParseTask } from "./parse-worker.js";
 
 /** Options of `createParsePool`. */
@@ -23,11 +24,19 @@ export interface ParsePoolOptions {
 
 /** A pool of parse workers; `parse` has the signature of `SyncOwnerOptions.parse`. */
 export interface ParsePool {
-  /** Parses one feed body on a worker; never rejects (a deadline or a dead worker is a parse_error). */
+  /**
+   * Reads one fetched body on a worker (`SyncOwnerOptions.read`): its fingerprint, text and events. The bytes are
+   * handed over, not copied, when they own their whole buffer: `bytes` is unusable afterwards. Never rejects.
+   */
+  read: ReadFeed;
+  /** Parses one feed body's text on a worker; never rejects (a deadline or a dead worker is a parse_error). */
   parse(body: string, options: ParseFeedOptions): Promise<ParseFeedResult>;
   /** Terminates the workers; parses still running end as parse_error. */
   close(): Promise<void>;
 }
+
+type PackedResult = PackedParseResult | PackedReading;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 /** How long a feed may wait for a worker to take it (one starting loads node-ical); past it, a worker cannot start. */
@@ -44,10 +53,10 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   // to start (each loads node-ical first): workers say when they start a task.
   const started = new Map<number, () => void>();
   // Started on the first feed, so a server that never syncs (and every test of one) runs no threads.
-  let piscina: Piscina<ParseTask, PackedParseResult> | undefined;
+  let piscina: Piscina<ParseTask, PackedResult> | undefined;
   const workers = () => {
     if (piscina) return piscina;
-    piscina = new Piscina<ParseTask, PackedParseResult>({ filename, minThreads: threads, maxThreads: threads });
+    piscina = new Piscina<ParseTask, PackedResult>({ filename, minThreads: threads, maxThreads: threads });
     // Unheard, piscina's "error" event would be thrown and end the whole process.
     piscina.on("error", (error: unknown) => options.onError?.(error));
     piscina.on("message", (message: Partial<ParseStarted>) => started.get(message.parseStarted ?? -1)?.());
@@ -59,35 +68,52 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const limit = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
   let nextId = 0;
 
-  return {
-    async parse(body, parseOptions) {
-      const packed = await admission.run("", async (): Promise<PackedParseResult> => {
-        const id = nextId++;
-        const deadline = new AbortController();
-        let running = false;
-        let timer = setTimeout(() => deadline.abort(), Math.max(timeoutMs, START_TIMEOUT_MS));
-        started.set(id, () => {
-          running = true;
-          clearTimeout(timer);
-          timer = setTimeout(() => deadline.abort(), timeoutMs);
-        });
-        try {
-          if (closed) throw new Error("the parse pool is closed");
-          return await workers().run({ id, body, options: parseOptions }, { signal: deadline.signal });
-        } catch (error) {
-          const reason = error instanceof Error ? error.message.slice(0, 200) : "the parser stopped";
-          const message = !deadline.signal.aborted
+  /** Runs one task on a worker, within its deadline; a worker's failure becomes `failed(message)`. */
+  const runTask = <T>(task: DistributiveOmit<ParseTask, "id">, transferList: ArrayBuffer[], failed: (message: string) => T) =>
+    admission.run("", async (): Promise<T | PackedResult> => {
+      const id = nextId++;
+      const deadline = new AbortController();
+      let running = false;
+      let timer = setTimeout(() => deadline.abort(), Math.max(timeoutMs, START_TIMEOUT_MS));
+      started.set(id, () => {
+        running = true;
+        clearTimeout(timer);
+        timer = setTimeout(() => deadline.abort(), timeoutMs);
+      });
+      try {
+        if (closed) throw new Error("the parse pool is closed");
+        return await workers().run({ id, ...task }, { signal: deadline.signal, transferList });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message.slice(0, 200) : "the parser stopped";
+        return failed(
+          !deadline.signal.aborted
             ? `feed could not be read: ${reason}`
             : running
               ? `feed took longer than ${limit} to read; reading it was stopped`
-              : "feed could not be read: no parse worker started";
-          return { ok: false, error: { code: "parse_error", message } };
-        } finally {
-          started.delete(id);
-          clearTimeout(timer);
-        }
-      });
-      return unpackParseResult(packed);
+              : "feed could not be read: no parse worker started",
+        );
+      } finally {
+        started.delete(id);
+        clearTimeout(timer);
+      }
+    });
+  const parseError = (message: string) => ({ ok: false as const, error: { code: "parse_error" as const, message } });
+
+  return {
+    async read(bytes, task) {
+      // A Buffer of a few KB shares its ArrayBuffer with others (Node's pool): hand over a copy of its own.
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice();
+      const packed = await runTask({ bytes: own, task }, [own.buffer as ArrayBuffer], (message) => ({
+        unchanged: false as const,
+        contentHash: null,
+        parsed: parseError(message),
+        head: "",
+      }));
+      return unpackReading(packed as PackedReading);
+    },
+    async parse(body, parseOptions) {
+      const packed = await runTask({ body, options: parseOptions }, [], parseError);
+      return unpackParseResult(packed as PackedParseResult);
     },
     async close() {
       closed = true;

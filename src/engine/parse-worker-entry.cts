@@ -4,12 +4,12 @@
 // module". From this CommonJS file the worker loads parse-worker.js with import(), which termination
 // abandons safely.
 import type { ParseTask } from "./parse-worker.js" with { "resolution-mode": "import" };
-import type { PackedParseResult } from "./parse-transfer.js" with { "resolution-mode": "import" };
+import type { PackedParseResult, PackedReading } from "./parse-transfer.js" with { "resolution-mode": "import" };
 
 let worker: Promise<typeof import("./parse-worker.js", { with: { "resolution-mode": "import" } })> | undefined;
 
 /** Runs parse-worker.js's task (loaded on the first one). */
-async function parseTask(task: ParseTask): Promise<PackedParseResult> {
+async function parseTask(task: ParseTask): Promise<PackedParseResult | PackedReading> {
   worker ??= import("./parse-worker.js");
   return (await worker).default(task);
 }

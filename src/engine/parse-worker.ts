@@ -1,29 +1,42 @@
-// The task a parse-pool worker thread runs: parseFeed on one body, packed for the trip back.
+// The task a parse-pool worker thread runs: one feed body read (fingerprint, text, events) or parsed,
+// packed for the trip back and handed over without a copy.
 import { readlinkSync } from "node:fs";
 import os from "node:os";
 import { parentPort } from "node:worker_threads";
+import { Piscina } from "piscina";
+import { readFeedBody, type ReadFeedTask } from "./feed-reading.js";
 import { parseFeed, type ParseFeedOptions } from "./parse-feed.js";
-import { packParseResult, type PackedParseResult } from "./parse-transfer.js";
+import { packParseResult, packReading, transferablesOf, type PackedParseResult, type PackedReading } from "./parse-transfer.js";
 
 lowerPriority();
 
-/** What the pool sends a worker. */
-export interface ParseTask {
-  /** Names the task in the "started" message, so its deadline starts when a worker really takes it. */
-  id: number;
-  body: string;
-  options: ParseFeedOptions;
-}
+/** What the pool sends a worker: a body's bytes to read, or (the pool's `parse`) its text to parse. */
+export type ParseTask = { id: number } & ({ bytes: Uint8Array; task: ReadFeedTask } | { body: string; options: ParseFeedOptions });
 
 /** The message a worker posts as it starts a task (piscina re-emits it as the pool's "message" event). */
 export interface ParseStarted {
   parseStarted: number;
 }
 
-/** Parses one feed body (piscina calls the default export). */
-export default function parseTask({ id, body, options }: ParseTask): PackedParseResult {
-  parentPort?.postMessage({ parseStarted: id } satisfies ParseStarted);
-  return packParseResult(parseFeed(body, options));
+/** Reads or parses one feed body (piscina calls the default export); the result moves back to the pool. */
+export default async function parseTask(input: ParseTask): Promise<PackedParseResult | PackedReading> {
+  // Names the task, so its deadline starts when a worker really takes it.
+  parentPort?.postMessage({ parseStarted: input.id } satisfies ParseStarted);
+  const packed = "bytes" in input ? packReading(await readFeedBody(input.bytes, input.task, parseFeed)) : packParseResult(parseFeed(input.body, input.options));
+  return moved(packed);
+}
+
+/** `value`, marked for piscina to transfer its buffers rather than clone them; the pool receives `value` itself. */
+function moved<T extends PackedParseResult | PackedReading>(value: T): T {
+  const transferable = {
+    get [Piscina.transferableSymbol]() {
+      return transferablesOf(value);
+    },
+    get [Piscina.valueSymbol]() {
+      return value;
+    },
+  };
+  return Piscina.move(transferable as never) as unknown as T;
 }
 
 /**

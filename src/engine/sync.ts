@@ -1,11 +1,11 @@
 // syncOwner(): the whole run on one screen — load, fetch, parse, diff, write, report.
-import { createHash } from "node:crypto";
 import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry, SyncWarning } from "../types.js";
 import { findPropertyConflicts } from "./conflicts.js";
 import { fetchCalendar, hostOf, type FeedFetch } from "./fetch-calendar.js";
 import type { FetchFeedResult } from "./fetch-feed.js";
 import { createFetchLimiter, type FetchLimiter, type FetchLimiterOptions } from "./fetch-limiter.js";
 import { createHostBackoffs, type HostBackoffs } from "./host-backoff.js";
+import { readFeedBody, type ParseText, type ReadFeed } from "./feed-reading.js";
 import { explainHtmlAnswer } from "./html-answer.js";
 import { formatDate } from "./local-date.js";
 import type { CalendarRecord, SyncTrigger } from "./model.js";
@@ -54,7 +54,12 @@ export interface SyncOwnerOptions {
   onProgress?: (progress: SyncProgress) => void;
   /** Called after each feed fetch, e.g. for metrics; the wait for a fetch slot is not counted. */
   onFeedFetched?: (fetch: FeedFetch) => void;
-  /** Parses a feed body; a server passes a worker pool's (`createParsePool`). @default parseFeed, on this thread */
+  /**
+   * Reads a fetched body: its fingerprint, then its events. A server passes its worker pool's
+   * (`createParsePool().read`), which takes the bytes without a copy. @default on this thread, with `parse`
+   */
+  read?: ReadFeed;
+  /** Parses a body's text on this thread's behalf when `read` is left out (the pool's older entry, `pool.parse`). @default parseFeed */
   parse?: (body: string, options: ParseFeedOptions) => Promise<ParseFeedResult>;
 }
 
@@ -228,24 +233,19 @@ async function syncCalendar(
     await keepState(calendar.etag, calendar.lastModified);
     return entryOf(calendar, unchanged);
   }
-  // Decoding, hashing and handing a 7 MB body to a parse worker take tens of milliseconds each: a server
-  // answers other requests between them.
-  const big = fetched.body.length > BIG_BODY;
-  if (big) await nextTurn();
-  const contentHash = fingerprint(fetched.body, clock());
-  if (contentHash === calendar.contentHash) {
+  const now = clock();
+  const task = { knownHash: calendar.contentHash, day: formatDate(now), parse: { source: calendar.source, now } };
+  const reading = await (options.read ?? readHere(options.parse))(fetched.bytes, task);
+  if (reading.unchanged) {
     await keepState(fetched.etag, fetched.lastModified);
     return entryOf(calendar, unchanged);
   }
-
-  const now = clock();
-  const { diffReservationsInSlices, markEchoesInSlices, parseFeed } = await loadCalendarWork();
-  if (big) await nextTurn();
-  const parsed = await (options.parse ?? parseFeed)(fetched.body, { source: calendar.source, now });
+  const { contentHash, parsed } = reading;
   if (!parsed.ok) {
-    return fail(explainHtmlAnswer(parsed.error, { body: fetched.body, source: calendar.source, urls: [calendar.url, fetched.finalUrl] }));
+    return fail(explainHtmlAnswer(parsed.error, { body: reading.head, source: calendar.source, urls: [calendar.url, fetched.finalUrl] }));
   }
 
+  const { diffReservationsInSlices, markEchoesInSlices } = await loadCalendarWork();
   const [stored, fetches] = await Promise.all([
     store.calendarReservations(calendar.id),
     store.propertyOutboundFetches(calendar.propertyId),
@@ -324,16 +324,11 @@ function loadCalendarWork(): Promise<typeof import("./calendar-work.js")> {
   return (calendarWork ??= import("./calendar-work.js"));
 }
 
-// Bump when parsing or channel rules change, so an upgrade re-reads feeds whose bytes did not change.
-const RULES_VERSION = 3;
-
-/** Characters of a body past which its steps let the event loop turn between them (a 20-event feed has 4,500). */
+/** Bytes of a body past which reading it on the event loop lets the loop turn between steps (a 20-event feed has 4,500). */
 const BIG_BODY = 1 << 20;
 
-/**
- * Identifies a body as parsed on one day: recurring events expand relative to today, so an
- * unchanged body is parsed again once a day and its window rolls forward.
- */
-function fingerprint(body: string, now: Date): string {
-  return createHash("sha256").update(`calsync-rules-${RULES_VERSION}\n${formatDate(now)}\n`).update(body).digest("hex");
+/** `read` on this thread: parseFeed (loaded on first use) or the given `parse`, with turns of the event loop in a big body. */
+function readHere(parse: SyncOwnerOptions["parse"]): ReadFeed {
+  const parseText: ParseText = parse ?? (async (text, parseOptions) => (await loadCalendarWork()).parseFeed(text, parseOptions));
+  return (bytes, task) => readFeedBody(bytes, task, parseText, bytes.length > BIG_BODY ? nextTurn : undefined);
 }

@@ -138,7 +138,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     leaseMs: leaseMsFor(options.syncEveryMs),
     fetchLimits: options.fetchLimits,
     onWait: (ownerId, lease) => log.event("info", "waiting for a sync running elsewhere", { ownerId, runId: lease.runId, holder: lease.holder }),
-    parse: pool?.parse,
+    read: pool?.read,
     ...metrics?.syncHooks,
     // A run's events are in the outbox once it ends: send them now rather than at the next poll.
     onRunFinished: (run) => {

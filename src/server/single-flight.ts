@@ -38,8 +38,8 @@ export interface SyncRunnerOptions {
   onRunFinished?: (run: FinishedRun) => void;
   /** Called after each feed fetch of any run, e.g. for metrics. */
   onFeedFetched?: (fetch: FeedFetch) => void;
-  /** How feed bodies are parsed; `startServer` passes its worker pool's. @default parseFeed, on this thread */
-  parse?: SyncOwnerOptions["parse"];
+  /** How fetched bodies are read and parsed; `startServer` passes its worker pool's. @default on this thread */
+  read?: SyncOwnerOptions["read"];
 }
 
 /** A run that ended: its response, or the fault that ended it. */
@@ -84,7 +84,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
         now: options.now,
         onProgress: options.onProgress && ((progress) => options.onProgress?.(ownerId, trigger, progress)),
         onFeedFetched: options.onFeedFetched,
-        parse: options.parse,
+        read: options.read,
       });
       if (options.onRunFinished) reportWhenDone(run, trigger, options.onRunFinished);
       return run;
