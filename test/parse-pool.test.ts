@@ -95,11 +95,13 @@ describe("parse pool", () => {
     expect(own.byteLength).toBe(0);
 
     // A small Buffer lives in a slab shared with other Buffers: transferring that slab would empty them all.
-    const small = Buffer.from("x".repeat(2000));
+    const text = buildIcs([{ uid: "s1", start: day(3), end: day(5) }]);
+    const small = Buffer.from(text);
     const neighbour = Buffer.from("a neighbour in the same slab");
     expect(small.buffer).toBe(neighbour.buffer);
-    await pool.read(small, task);
-    expect(small.byteLength).toBe(2000);
+    const smallReading = await pool.read(small, task);
+    expect(smallReading.unchanged === false && smallReading.parsed.ok && smallReading.parsed.events.map((event) => event.uid)).toEqual(["s1"]);
+    expect(small.toString()).toBe(text);
     expect(neighbour.toString()).toBe("a neighbour in the same slab");
   });
 

@@ -101,8 +101,9 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
 
   return {
     async read(bytes, task) {
-      // A Buffer of a few KB shares its ArrayBuffer with others (Node's pool): hand over a copy of its own.
-      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice();
+      // A Buffer of a few KB shares its ArrayBuffer with others (Node's pool): hand over a copy of its own
+      // (the Uint8Array constructor copies; a Buffer's slice() would not).
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
       const packed = await runTask({ bytes: own, task }, [own.buffer as ArrayBuffer], (message) => ({
         unchanged: false as const,
         contentHash: null,
