@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CalendarWrite, DatedEvent } from "../src/engine/model.js";
 import { datedEvent } from "../src/engine/nights.js";
 import { openStore } from "../src/store/index.js";
+import { slicedTransaction } from "../src/store/sqlite/sliced-transaction.js";
 import type { Store } from "../src/store/types.js";
 
 /** `YYYY-MM-DD`, `days` from today, so fixtures never go stale. */
@@ -89,6 +90,51 @@ describe("a write too big to run in one go", () => {
     expect(await other.calendarReservations(calendar.id)).toHaveLength(20_000);
     const [listed] = await store.listCalendars({ propertyId: calendar.propertyId });
     expect(listed?.lastStatus).toBe("success");
+  });
+
+  it("writes its pages out to the WAL as it goes, which no other connection reads before the commit", async () => {
+    const store = await open();
+    const calendar = await loft(store);
+    const other = await open();
+    const wal = join(dir, "calsync.db-wal");
+    const walSize = () => statSync(wal, { throwIfNoEntry: false })?.size ?? 0;
+    const before = walSize();
+    let written = false;
+    const writing = store.applyCalendarSync(firstSync(calendar.id, stays(20_000))).then(() => (written = true));
+    // Well before the end, the WAL already holds megabytes of the write (its cache spilled), uncommitted.
+    while (!written && walSize() < before + 4 * 1024 * 1024) await nextTurn();
+    expect(written).toBe(false);
+    expect(await other.calendarReservations(calendar.id)).toHaveLength(0);
+    await writing;
+    expect(await other.calendarReservations(calendar.id)).toHaveLength(20_000);
+  });
+
+  it("gives the connection its page cache back after a sliced transaction, committed or rolled back", async () => {
+    const db = new Database(join(dir, "raw.db"));
+    try {
+      db.pragma("journal_mode = WAL");
+      db.exec("CREATE TABLE t (n INTEGER)");
+      const cacheSize = db.pragma("cache_size", { simple: true });
+      const insert = db.prepare("INSERT INTO t VALUES (?)");
+      await slicedTransaction(db, function* () {
+        for (let n = 0; n < 100; n++) {
+          insert.run(n);
+          yield;
+        }
+      });
+      expect(db.pragma("cache_size", { simple: true })).toBe(cacheSize);
+      await expect(
+        slicedTransaction(db, function* () {
+          insert.run(1);
+          yield;
+          throw new Error("a row failed");
+        }),
+      ).rejects.toThrow("a row failed");
+      expect(db.pragma("cache_size", { simple: true })).toBe(cacheSize);
+      expect(db.prepare("SELECT COUNT(*) AS n FROM t").get()).toEqual({ n: 100 });
+    } finally {
+      db.close();
+    }
   });
 
   it("is rolled back whole when a row fails, and the store goes on working", async () => {
