@@ -20,7 +20,9 @@ export interface CliFixtures {
 
 /**
  * Registers the hooks of one CLI test file and returns its temp directory and feed server. `feeds`
- * stands for the server beforeAll starts, so it may be destructured at the top of the file.
+ * stands for the server beforeAll starts, so it may be destructured at the top of the file. Call it
+ * before the file's own hooks: vitest runs after-hooks in reverse, so the file's children and stores
+ * are closed before this removes the directory.
  */
 export function useCliFixtures(options: CliFixturesOptions = {}): CliFixtures {
   const tmp = tempDir();
