@@ -298,7 +298,8 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 12 (issue 31): the shared rate limiter's counts, as rate-limiter-flexible's own CREATE makes them, so a
   // role without CREATE on the schema can serve with rate limits. IF NOT EXISTS: before this step the
-  // library made the table on first use. Bookkeeping, not schema: no SQLite twin (SQLite counts in memory).
+  // library made the table on first use. Bookkeeping beside the schema (the twin test leaves it out); SQLite's
+  // step 12 is empty, as SQLite counts in the server's memory.
   `
   CREATE TABLE IF NOT EXISTS ${RATE_LIMITS_TABLE} (
     key varchar(255) PRIMARY KEY,
