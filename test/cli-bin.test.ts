@@ -1,19 +1,10 @@
 // The built CLI as a child process (`node bin/calsync.js`), end to end: real temp database, real loopback feeds.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isBuilt, runBin, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { describe, expect, it } from "vitest";
+import { runBin } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 
-const tmp = tempDir();
-let feeds: FeedServer;
-beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
-  await feeds?.close();
-  tmp.remove();
-});
+const { tmp, feeds } = useCliFixtures({ built: true });
 
 /** A feed with one upcoming three-night stay per UID, a week apart. */
 function ics(...uids: string[]): string {

@@ -1,19 +1,11 @@
 // Booking.com answers an empty calendar with an empty body (CONTRACT §8): for `booking` that is an empty
 // calendar under the mass-cancellation guard; from any other channel it stays not_icalendar.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 
-const tmp = tempDir();
-let feeds: FeedServer;
-beforeAll(async () => {
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
-  await feeds.close();
-  tmp.remove();
-});
+const { tmp, feeds } = useCliFixtures();
 
 let routes = 0;
 

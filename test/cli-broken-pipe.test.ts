@@ -2,22 +2,13 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../bin/calsync.js");
-const tmp = tempDir();
-let feeds: FeedServer;
-beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
-  await feeds?.close();
-  tmp.remove();
-});
+const { tmp, feeds } = useCliFixtures({ built: true });
 
 /**
  * Runs the built CLI with the read end of its stdout (or stderr) closed before it starts, as `head`

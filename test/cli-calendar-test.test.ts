@@ -3,21 +3,12 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isBuilt, runBin, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { describe, expect, it } from "vitest";
+import { runBin } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 
-const tmp = tempDir();
-let feeds: FeedServer;
-beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
-  await feeds?.close();
-  tmp.remove();
-});
+const { tmp, feeds } = useCliFixtures({ built: true });
 
 const HTML = { body: "<!DOCTYPE html><html><body>Lovely loft</body></html>", headers: { "content-type": "text/html" } };
 

@@ -3,25 +3,18 @@
 // "CLOSED - Not available"; `calsync sync --local` on the same database must take that for an echo of the
 // Airbnb stay, not for a double booking, while the same event seen before the fetch stays one.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day, type IcsEvent } from "./helpers/ics.js";
 import { startServe } from "./helpers/processes.js";
 
-const tmp = tempDir();
+const { tmp, feeds } = useCliFixtures({ built: true });
 const children: ChildProcess[] = [];
-let feeds: FeedServer;
 let count = 0;
 
-beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
+afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-  await feeds.close();
-  tmp.remove();
 });
 
 /** Starts `calsync serve --db DB` and resolves with its URL and a stop() that waits for a clean exit. */

@@ -1,23 +1,14 @@
 // Issue 24 end to end, through the built CLI (`calsync sync --local`, a child process) and through
 // `calsync serve` (a real server process, synced over HTTP): the issue's four feeds give the nights it
 // states, on a machine whose own zone is none of the feeds'.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isBuilt, runBin, runCli, tempDir, type CliResult } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { describe, expect, it } from "vitest";
+import { runBin, runCli, type CliResult } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { postSync, startServe } from "./helpers/processes.js";
 
-const tmp = tempDir();
-let feeds: FeedServer;
+const { tmp, feeds } = useCliFixtures({ built: true });
 let count = 0;
 
-beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
-  await feeds.close();
-  tmp.remove();
-});
 
 // A year always ahead, so the stays stay upcoming (the issue wrote 2027).
 const Y = new Date().getUTCFullYear() + 1;

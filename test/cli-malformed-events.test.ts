@@ -1,22 +1,13 @@
 // Issue 19 end to end: the built CLI (`calsync sync --local`) against a loopback feed whose event a@x
 // gets damaged the way real exports get damaged. A malformed event never changes what is stored.
 import { Database } from "../src/store/sqlite/driver.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isBuilt, runBin, runCli, tempDir } from "./helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { runBin, runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { DAMAGES, damageEvent } from "./helpers/damage.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
 import { buildIcs, day } from "./helpers/ics.js";
 
-const tmp = tempDir();
-let feeds: FeedServer;
-beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
-  await feeds?.close();
-  tmp.remove();
-});
+const { tmp, feeds } = useCliFixtures({ built: true });
 
 /** Three upcoming stays; a@x is the one that gets damaged. */
 const STAYS = buildIcs([

@@ -1,24 +1,15 @@
 // `calsync reservation add|update|cancel` and `calsync availability` on this machine's database (--db), as a
 // user runs them: the built CLI as a child process, a real SQLite file, channel feeds on a loopback server.
 // The refresh before a check syncs the owner, so a booking a channel took after the last sync is seen.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isBuilt, runBin, runCli, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { describe, expect, it } from "vitest";
+import { runBin, runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 
 // Each case starts several CLI processes (a second or more each on a loaded machine): a budget beyond the default.
 const CHILDREN = { timeout: 120_000 };
 
-const tmp = tempDir();
-let feeds: FeedServer;
-beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
-  await feeds?.close();
-  tmp.remove();
-});
+const { tmp, feeds } = useCliFixtures({ built: true });
 
 const feed = (...stays: Array<[uid: string, arrival: number, departure: number]>) =>
   buildIcs(stays.map(([uid, a, d]) => ({ uid, start: day(a), end: day(d), summary: "Reserved" })));

@@ -1,18 +1,10 @@
 // `calsync sync --local` in-process: the human report, progress on a terminal, private networks, timeouts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 
-const tmp = tempDir();
-let feeds: FeedServer;
-beforeAll(async () => {
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
-  await feeds.close();
-  tmp.remove();
-});
+const { tmp, feeds } = useCliFixtures();
 
 /** A feed with one upcoming three-night stay per UID, a week apart. */
 function ics(...uids: string[]): string {

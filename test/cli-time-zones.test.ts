@@ -2,24 +2,17 @@
 // written in Los Angeles time is exported, compared and listed as the nights it really takes, on a
 // machine whose own zone is half a world away; changing the property's zone moves the nights.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isBuilt, runBin, runCli, tempDir, type CliResult } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { runBin, runCli, type CliResult } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { startServe } from "./helpers/processes.js";
 
-const tmp = tempDir();
+const { tmp, feeds } = useCliFixtures({ built: true });
 const children: ChildProcess[] = [];
-let feeds: FeedServer;
 let count = 0;
 
-beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
+afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-  await feeds.close();
-  tmp.remove();
 });
 
 // The issue's dates, in a year that is always ahead so the stays stay upcoming.

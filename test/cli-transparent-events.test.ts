@@ -1,19 +1,11 @@
 // TRANSP:TRANSPARENT ("free" in Google Calendar and Outlook: a plumber's call, a reminder) takes no night
 // (CONTRACT §8): not stored, not counted, and a stored reservation whose event turns transparent is cancelled.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day, type IcsEvent } from "./helpers/ics.js";
 
-const tmp = tempDir();
-let feeds: FeedServer;
-beforeAll(async () => {
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
-  await feeds.close();
-  tmp.remove();
-});
+const { tmp, feeds } = useCliFixtures();
 
 const stay: IcsEvent = { uid: "stay@g", start: day(10), end: day(13), summary: "Reserved" };
 const visit = Date.now() + 5 * 86_400_000;

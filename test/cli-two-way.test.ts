@@ -2,22 +2,14 @@
 // conflicts, and how `calsync sync --local` reports double bookings.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startServer } from "../src/server/index.js";
-import { runCli, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day, type IcsEvent } from "./helpers/ics.js";
 
-const tmp = tempDir();
-let feeds: FeedServer;
+const { tmp, feeds } = useCliFixtures();
 let count = 0;
-beforeAll(async () => {
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
-  await feeds.close();
-  tmp.remove();
-});
 
 const stay = (uid: string, from: number, to: number, summary = "Reserved"): IcsEvent => ({ uid, start: day(from), end: day(to), summary });
 

@@ -2,22 +2,18 @@
 // once, the private-network guard, usage errors, and cron's path: `sync --local` then `webhook deliver`.
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.js";
 
-const tmp = tempDir();
-let feeds: FeedServer;
+const { tmp, feeds } = useCliFixtures();
 let receiver: WebhookReceiver;
 beforeAll(async () => {
-  feeds = await startFeedServer();
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
   await receiver.close();
-  await feeds.close();
-  tmp.remove();
 });
 
 /** A database with owner Ann; `cli(...)` runs calsync on it. */

@@ -3,26 +3,21 @@
 // the SMTP server is down when a double booking is found, serve is SIGKILLed, both come back → one mail.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../src/store/index.js";
-import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 import { startServe, postSync } from "./helpers/processes.js";
 import { ownerWith, until } from "./helpers/server-fixtures.js";
 import { SMTP_TEST_PASSWORD, startSmtpServer, type TestSmtpServer } from "./helpers/smtp-server.js";
 
-const tmp = tempDir();
-let feeds: FeedServer;
+const { tmp, feeds } = useCliFixtures({ built: true });
 let smtp: TestSmtpServer;
 
 beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
   smtp = await startSmtpServer({ auth: true });
 });
 afterAll(async () => {
   await smtp.close();
-  await feeds.close();
-  tmp.remove();
 });
 
 describe("serve's mail settings", () => {

@@ -1,6 +1,6 @@
 // Differential test (issue 24): calsync's stored instants and nights against an independent iCalendar
 // implementation, Mozilla's ical.js, for generated feeds: all-day and timed events, TZID with and
-// without VTIMEZONE, invented VTIMEZONE names, RRULE/RDATE/EXDATE/RECURRENCE-ID, DST-change days in
+// without VTIMEZONE, invented VTIMEZONE names, RRULE/RDATE (PERIOD too)/EXDATE/RECURRENCE-ID, DST-change days in
 // several zones, floating and UTC times, with and without a property zone. vitest.config.ts runs this
 // file again under TZ=Pacific/Auckland and TZ=America/Los_Angeles: the machine's zone must change nothing.
 //
@@ -15,6 +15,8 @@
 // - DTSTART is always the first instance of the set (RFC 5545 §3.8.5.2); ical.js drops it when a series has
 //   RDATE but no RRULE.
 // - EXDATE removes an RDATE too (RFC 5545 §3.8.5.1); ical.js keeps it.
+// - An RDATE period's occurrence ends at the period's end (RFC 5545 §3.8.5.2), a duration's days nominal
+//   and its time exact (§3.3.6); ical.js parses the periods, but its iterator cannot take them.
 // - Floating times are read in X-WR-TIMEZONE, else UTC (CONTRACT §8).
 // - Nights are the local dates in the property's zone, else the event's own zone; an event zone that
 //   only a VTIMEZONE with an invented name defines is kept as its offset at the start (README).
@@ -42,6 +44,8 @@ interface Spec {
   freq: "DAILY" | "WEEKLY" | "YEARLY" | null;
   count: number;
   rdates: number[];
+  /** RDATE;VALUE=PERIOD values: start wall time, and its end written as a date-time or as a duration. */
+  periods: Array<{ start: number; days: number; minutes: number; form: "end" | "duration" }>;
   exdate: number | null;
   override: { index: number; shift: number; minutes: number } | null;
 }
@@ -77,10 +81,14 @@ const specArb: fc.Arbitrary<Spec> = fc
     freq: fc.constantFrom(null, "DAILY", "WEEKLY", "YEARLY"),
     count: fc.integer({ min: 1, max: 4 }),
     rdates: fc.array(fc.tuple(fc.integer({ min: 2, max: 60 }), fc.constantFrom(0, 60, 150, 600)), { maxLength: 2 }),
+    periods: fc.array(
+      fc.record({ days: fc.integer({ min: 1, max: 60 }), at: fc.constantFrom(0, 60, 150, 600), length: fc.integer({ min: 0, max: 3 }), minutes: fc.constantFrom(30, 90, 600, 1440), form: fc.constantFrom<"end" | "duration">("end", "duration") }),
+      { maxLength: 2 },
+    ),
     exdate: fc.option(fc.nat({ max: 3 }), { nil: null }),
     override: fc.option(fc.record({ index: fc.nat({ max: 3 }), shift: fc.integer({ min: -30, max: 30 }).map((n) => n * 60), minutes: fc.integer({ min: 0, max: 100 }).map((n) => n * 60) }), { nil: null }),
   })
-  .map(({ mode, zone, invented, windows, day, time, minutes, freq, count, rdates, exdate, override }) => {
+  .map(({ mode, zone, invented, windows, day, time, minutes, freq, count, rdates, periods, exdate, override }) => {
     // Only a VTIMEZONE can name "Fixed -0330"; Windows names stand for Berlin ("W. Europe Standard Time").
     const needsDefinition = zone === "Fixed -0330" && (mode === "tzid" || mode === "vtimezone");
     const realMode: Mode = needsDefinition ? "invented" : mode;
@@ -97,6 +105,8 @@ const specArb: fc.Arbitrary<Spec> = fc
       freq,
       count: count2,
       rdates: rdates.map(([days, at]) => Date.parse(`${day}T00:00:00Z`) + days * DAY + (allDay ? 0 : at * MINUTE)),
+      // A period's start is a date-time: none in an all-day series.
+      periods: allDay ? [] : periods.map((p) => ({ start: Date.parse(`${day}T00:00:00Z`) + p.days * DAY + p.at * MINUTE, days: p.length, minutes: p.minutes, form: p.form })),
       exdate: freq && exdate !== null && exdate < count2 ? exdate : null,
       override: freq && override && override.index < count2 && override.index !== exdate ? override : null,
     };
@@ -136,9 +146,12 @@ function value(spec: Spec, wall: number): string {
   return `${date}T${iso.slice(11, 19).replaceAll(":", "")}${spec.mode === "utc" ? "Z" : ""}`;
 }
 
+function params(spec: Spec): string {
+  return spec.mode === "all-day" ? ";VALUE=DATE" : ["tzid", "vtimezone", "invented"].includes(spec.mode) ? `;TZID="${spec.tzid}"` : "";
+}
+
 function property(spec: Spec, name: string, values: number[]): string {
-  const params = spec.mode === "all-day" ? ";VALUE=DATE" : ["tzid", "vtimezone", "invented"].includes(spec.mode) ? `;TZID="${spec.tzid}"` : "";
-  return `${name}${params}:${values.map((wall) => value(spec, wall)).join(",")}`;
+  return `${name}${params(spec)}:${values.map((wall) => value(spec, wall)).join(",")}`;
 }
 
 function buildFeed(feed: Feed): string {
@@ -157,6 +170,10 @@ function buildFeed(feed: Feed): string {
     lines.push(property(spec, "DTEND", [endWall(spec, spec.start)]), "SUMMARY:Reserved");
     if (spec.freq) lines.push(`RRULE:FREQ=${spec.freq};COUNT=${spec.count}`);
     if (spec.rdates.length > 0) lines.push(property(spec, "RDATE", spec.rdates));
+    if (spec.periods.length > 0) {
+      const periods = spec.periods.map((p) => `${value(spec, p.start)}/${p.form === "end" ? value(spec, p.start + p.days * DAY + p.minutes * MINUTE) : `P${p.days}DT${p.minutes}M`}`);
+      lines.push(`RDATE;VALUE=PERIOD${params(spec)}:${periods.join(",")}`);
+    }
     if (spec.exdate !== null) lines.push(property(spec, "EXDATE", [nth(spec, spec.exdate)]));
     lines.push("END:VEVENT");
     if (spec.override) {
@@ -250,10 +267,21 @@ function oracle(feed: Feed, text: string): Map<string, Stay> {
   feed.events.forEach((spec, at) => {
     const uid = `e${at}`;
     const [master, ...exceptions] = vevents.filter((v) => v.getFirstPropertyValue("uid") === uid);
-    const event = new ICAL.Event(master!, { exceptions });
     const allDay = spec.mode === "all-day";
     const zone = spec.mode === "floating" ? calendarZone : spec.mode === "utc" || allDay ? null : ICAL.TimezoneService.get(spec.tzid)!;
     const instant = (time: ICAL.Time) => rfcInstant(wallOf(time), zone);
+    // ical.js's iterator cannot take a period (getOccurrenceDetails throws): read them, then expand without them.
+    const periods = master!.getAllProperties("rdate").filter((p) => p.type === "period");
+    for (const p of periods) master!.removeProperty(p);
+    const periodEnds = periods.flatMap((p) => p.getValues() as ICAL.Period[]).flatMap((period) => {
+      const start = instant(period.start);
+      const d = period.duration;
+      const end = period.end ? instant(period.end)
+        : rfcInstant(wallOf(period.start) + (d.weeks * 7 + d.days) * DAY, zone) + ((d.hours * 60 + d.minutes) * 60 + d.seconds) * 1000;
+      // RFC 5545 §3.3.9: the end must be after the start; calsync leaves such a period out.
+      return end > start ? [{ period, start, end }] : [];
+    });
+    const event = new ICAL.Event(master!, { exceptions });
     const ownEnd = (item: ICAL.Event) => instant(item.endDate) - instant(item.startDate);
     // Nights: the property's zone, else the event's own (an invented name: its offset at the start), else X-WR-TIMEZONE, else UTC.
     const eventZone = (start: number): ((ms: number) => string) => {
@@ -264,7 +292,10 @@ function oracle(feed: Feed, text: string): Map<string, Stay> {
       const named = spec.mode === "utc" || spec.mode === "floating" ? feed.calendarZone : spec.zone;
       return (ms) => localDate(ms, named, (x) => new Date(x).toISOString().slice(0, 10));
     };
+    // Every key of the set, stored or not (a timed occurrence within one local date takes no night).
+    const taken = new Set<string>();
     const add = (key: string, startTime: ICAL.Time, endTime: ICAL.Time | null, exact: number | null) => {
+      taken.add(key);
       if (allDay) {
         const arrival = startTime.toString().slice(0, 10);
         const departure = endTime!.toString().slice(0, 10);
@@ -280,7 +311,7 @@ function oracle(feed: Feed, text: string): Map<string, Stay> {
       if (departure <= arrival) return;
       stays.set(key, { start: new Date(start).toISOString(), end: new Date(end).toISOString(), arrival, departure });
     };
-    if (!event.isRecurring()) {
+    if (!event.isRecurring() && periodEnds.length === 0) {
       add(uid, event.startDate, event.endDate, null);
       return;
     }
@@ -293,7 +324,7 @@ function oracle(feed: Feed, text: string): Map<string, Stay> {
     // RFC 5545 §3.8.5.1: EXDATE removes a date whether RRULE or RDATE gave it; ical.js keeps an RDATE it names.
     const exdates = new Set(master!.getAllProperties("exdate").flatMap((p) => p.getValues().map((t) => (t as ICAL.Time).toString())));
     const iterator = event.iterator();
-    for (let next = iterator.next(); next; next = iterator.next()) {
+    for (let next = event.isRecurring() ? iterator.next() : null; next; next = iterator.next()) {
       if (exdates.has(next.toString())) continue;
       const details = event.getOccurrenceDetails(next);
       const key = allDay ? details.recurrenceId.toString().slice(0, 10) : new Date(instant(details.recurrenceId)).toISOString();
@@ -304,6 +335,12 @@ function oracle(feed: Feed, text: string): Map<string, Stay> {
         const departure = new Date(wallOf(details.startDate) + days * DAY).toISOString().slice(0, 10);
         stays.set(`${uid}#${key}`, { start: arrival, end: departure, arrival, departure });
       } else add(`${uid}#${key}`, details.startDate, overridden ? details.item.endDate : null, ownEnd(overridden ? details.item : event));
+    }
+    // A period at a date the set already has is that date again (RFC 5545 §3.8.5.2: duplicates are ignored).
+    for (const { period, start, end } of periodEnds) {
+      const key = `${uid}#${new Date(start).toISOString()}`;
+      if (exdates.has(period.start.toString()) || taken.has(key)) continue;
+      add(key, period.start, null, end - start);
     }
   });
   return stays;

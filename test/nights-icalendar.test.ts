@@ -117,6 +117,64 @@ describe("RDATE", () => {
   });
 });
 
+describe("RDATE;VALUE=PERIOD", () => {
+  const berlin = ["DTSTART;TZID=Europe/Berlin:20270301T160000", "DTEND;TZID=Europe/Berlin:20270303T100000"];
+
+  it("joins the series with its own end: start/end in a TZID, in UTC, and floating", () => {
+    const text = feed([],
+      ["UID:p", ...berlin, "RDATE;VALUE=PERIOD;TZID=Europe/Berlin:20270401T160000/20270408T100000",
+       "RDATE;VALUE=PERIOD:20270601T140000Z/20270602T090000Z,20270701T150000/20270704T110000"]);
+    expect(times(text).sort()).toEqual([
+      ["p#2027-03-01T15:00:00.000Z", "2027-03-01T15:00:00.000Z", "2027-03-03T09:00:00.000Z"],
+      ["p#2027-04-01T14:00:00.000Z", "2027-04-01T14:00:00.000Z", "2027-04-08T08:00:00.000Z"],
+      ["p#2027-06-01T14:00:00.000Z", "2027-06-01T14:00:00.000Z", "2027-06-02T09:00:00.000Z"],
+      // No TZID, no Z: floating, read in X-WR-TIMEZONE, else (here) UTC, as any floating date-time is.
+      ["p#2027-07-01T15:00:00.000Z", "2027-07-01T15:00:00.000Z", "2027-07-04T11:00:00.000Z"],
+    ]);
+  });
+
+  it("reads start/duration: days keep the wall time across a clock change, hours are exact", () => {
+    // Berlin moves its clocks forward on 28 March 2027: three days after 16:00 CET is 16:00 CEST.
+    const text = feed([],
+      ["UID:d", ...berlin, "RRULE:FREQ=YEARLY;COUNT=1",
+       "RDATE;VALUE=PERIOD;TZID=Europe/Berlin:20270326T160000/P3D,20270327T160000/PT72H,20270501T160000/P1W",
+       "RDATE;VALUE=PERIOD:20270601T140000Z/P1DT2H30M"]);
+    expect(times(text).sort()).toEqual([
+      ["d#2027-03-01T15:00:00.000Z", "2027-03-01T15:00:00.000Z", "2027-03-03T09:00:00.000Z"],
+      ["d#2027-03-26T15:00:00.000Z", "2027-03-26T15:00:00.000Z", "2027-03-29T14:00:00.000Z"],
+      ["d#2027-03-27T15:00:00.000Z", "2027-03-27T15:00:00.000Z", "2027-03-30T15:00:00.000Z"],
+      ["d#2027-05-01T14:00:00.000Z", "2027-05-01T14:00:00.000Z", "2027-05-08T14:00:00.000Z"],
+      ["d#2027-06-01T14:00:00.000Z", "2027-06-01T14:00:00.000Z", "2027-06-02T16:30:00.000Z"],
+    ]);
+  });
+
+  it("is removed by EXDATE and replaced by a RECURRENCE-ID override like any other date", () => {
+    const text = feed([],
+      ["UID:x", ...berlin, "RDATE;VALUE=PERIOD;TZID=Europe/Berlin:20270401T160000/20270408T100000,20270501T160000/20270510T100000",
+       "EXDATE;TZID=Europe/Berlin:20270501T160000"],
+      ["UID:x", "RECURRENCE-ID;TZID=Europe/Berlin:20270401T160000", "DTSTART;TZID=Europe/Berlin:20270402T160000", "DTEND;TZID=Europe/Berlin:20270404T100000"]);
+    expect(times(text).sort()).toEqual([
+      ["x#2027-03-01T15:00:00.000Z", "2027-03-01T15:00:00.000Z", "2027-03-03T09:00:00.000Z"],
+      ["x#2027-04-01T14:00:00.000Z", "2027-04-02T14:00:00.000Z", "2027-04-04T08:00:00.000Z"],
+    ]);
+  });
+
+  it("leaves out a period it cannot read or that ends before it starts, keeping the rest of the series", () => {
+    const text = feed([],
+      ["UID:b", ...berlin, "RDATE;VALUE=PERIOD;TZID=Europe/Berlin:20270401T160000/20270301T100000,20270402T160000/P,20270403T160000/soon,20270404T160000",
+       "RDATE;VALUE=PERIOD;TZID=Europe/Berlin:20270405T160000/PT0S,20270406T160000/20270407T100000/P1D,20270501T160000/P2D"]);
+    expect(times(text).sort()).toEqual([
+      ["b#2027-03-01T15:00:00.000Z", "2027-03-01T15:00:00.000Z", "2027-03-03T09:00:00.000Z"],
+      ["b#2027-05-01T14:00:00.000Z", "2027-05-01T14:00:00.000Z", "2027-05-03T14:00:00.000Z"],
+    ]);
+  });
+
+  it("names a day in an all-day series, which keeps its own length", () => {
+    const text = feed([], ["UID:a", "DTSTART;VALUE=DATE:20270301", "DTEND;VALUE=DATE:20270303", "RDATE;VALUE=PERIOD:20270401T160000Z/20270410T100000Z"]);
+    expect(times(text)).toEqual([["a#2027-03-01", "2027-03-01", "2027-03-03"], ["a#2027-04-01", "2027-04-01", "2027-04-03"]]);
+  });
+});
+
 describe("a feed's own X-CALSYNC-* lines", () => {
   it("are ignored: they cannot move an event", () => {
     const text = feed([], ["UID:a", "DTSTART;TZID=Europe/Berlin:20270710T150000", "X-CALSYNC-ZONE:z9", "X-CALSYNC-DTEND:2030-01-01T00:00:00.000Z", "X-CALSYNC-RDATE:20270801T150000Z"]);

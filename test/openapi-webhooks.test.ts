@@ -9,22 +9,17 @@ import { generateWebhookSecret } from "../src/server/webhooks/endpoint-rules.js"
 import { deliverDueWebhooks } from "../src/server/webhooks/worker.js";
 import { openStore } from "../src/store/index.js";
 import { WEBHOOK_EVENT_TYPES, type WebhookEvent } from "../src/types.js";
-import { tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.js";
 
-const tmp = tempDir();
-let feeds: FeedServer;
+const { tmp, feeds } = useCliFixtures();
 let receiver: WebhookReceiver;
 beforeAll(async () => {
-  feeds = await startFeedServer();
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
   await receiver.close();
-  await feeds.close();
-  tmp.remove();
 });
 
 /** Validates `event` against the request body the document gives its type. */

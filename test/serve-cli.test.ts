@@ -2,21 +2,20 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { generateToken } from "../src/server/tokens.js";
 import { openStore } from "../src/store/index.js";
 import type { SyncResponse } from "../src/types.js";
 import { UsageError } from "../src/cli/context.js";
 import { parseDuration } from "../src/cli/duration.js";
-import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const tmp = tempDir();
+const { tmp, feeds } = useCliFixtures({ built: true });
 const children: ChildProcess[] = [];
 
-let feeds: FeedServer;
 // A feed that answers only when the test says so, to catch the server mid-sync.
 let release: () => void = () => {};
 let arrived: () => void = () => {};
@@ -44,16 +43,9 @@ function startServe(args: string[], env: Record<string, string> = {}, printed = 
   return { child, exited, firstOutput, output: () => ({ stdout, stderr }) };
 }
 
-beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
-});
-
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
   release();
-  await feeds.close();
-  tmp.remove();
 });
 
 describe("durations (--sync-every, token --expires-in)", () => {

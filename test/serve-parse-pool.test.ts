@@ -4,29 +4,22 @@ import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { generateToken } from "../src/server/tokens.js";
 import { openStore } from "../src/store/index.js";
 import type { CalendarSource, SyncResponse } from "../src/types.js";
-import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 import { startServe } from "./helpers/processes.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const fixture = (name: string) => readFileSync(path.join(root, "test/fixtures", name), "utf8");
-const tmp = tempDir();
+const { tmp, feeds } = useCliFixtures({ built: true });
 const children: ChildProcess[] = [];
-let feeds: FeedServer;
 
-beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
-});
-afterAll(async () => {
+afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-  await feeds.close();
-  tmp.remove();
 });
 
 /** Starts `calsync serve --port 0 …` on `db`; resolves with its URL and a `stop()` that expects exit 0. */

@@ -4,12 +4,14 @@ import { Database } from "../src/store/sqlite/driver.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { RateLimiterPostgres } from "rate-limiter-flexible";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { datedEvent } from "../src/engine/nights.js";
 import { StoreUnavailableError } from "../src/store/errors.js";
 import { openStore } from "../src/store/index.js";
 import { MIGRATIONS, MIGRATIONS_TABLE, migrate, SCHEMA_VERSION } from "../src/store/postgres/migrations.js";
 import { createPool } from "../src/store/postgres/pool.js";
+import { RATE_LIMITS_TABLE } from "../src/store/postgres/rate-limits.js";
 import { MIGRATIONS as SQLITE_MIGRATIONS } from "../src/store/sqlite/migrations.js";
 import type { Store } from "../src/store/types.js";
 import { closedPortUrl } from "./helpers/api-fixture.js";
@@ -38,8 +40,8 @@ describe("opening a PostgreSQL database", () => {
   });
 
   it("gives every instance its shared rate limiter when several start at the same moment on a new database", async () => {
-    // Each instance's limiter makes the counts' table on first use: two CREATE TABLE IF NOT EXISTS at once
-    // collide in PostgreSQL's catalog, and the loser's `calsync serve` exited 1 at start.
+    // The counts' table was once made by each limiter on first use: two CREATE TABLE IF NOT EXISTS at once
+    // collided in PostgreSQL's catalog, and the loser's `calsync serve` exited 1 at start.
     for (let round = 0; round < 10; round++) {
       const url = await kind.create();
       const opened = await Promise.all(Array.from({ length: 8 }, () => open(url)));
@@ -73,6 +75,31 @@ describe("opening a PostgreSQL database", () => {
     } finally {
       await db.end();
     }
+  });
+
+  it("migrates a database whose rate-limit table the library made before step 12, keeping its counts", async () => {
+    const url = await kind.create();
+    const db = createPool(url);
+    try {
+      await migrate(db, MIGRATIONS.slice(0, 11));
+      // What calsync before step 12 did: the library makes its table on first use.
+      const limiter = await new Promise<RateLimiterPostgres>((resolve, reject) => {
+        const made: RateLimiterPostgres = new RateLimiterPostgres(
+          { storeClient: db.client, storeType: "client", tableName: RATE_LIMITS_TABLE, keyPrefix: "sync", points: 2, duration: 60 },
+          (error?: unknown) => (error ? reject(error) : resolve(made)),
+        );
+      });
+      await limiter.consume("token");
+      await migrate(db);
+      const steps = await db.query<{ version: number }>(`SELECT version FROM ${MIGRATIONS_TABLE} ORDER BY version`);
+      expect(steps.map((row) => row.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+    } finally {
+      await db.end();
+    }
+    const store = await open(url);
+    const shared = (await store.sharedRateLimiter({ limit: 2, windowSeconds: 60 }))!;
+    await shared.consume("token");
+    await expect(shared.consume("token")).rejects.toMatchObject({ remainingPoints: 0 });
   });
 
   it("refuses a database written by a newer calsync with a clear message, leaving it as it was", async () => {
@@ -156,11 +183,12 @@ describe("the PostgreSQL schema", () => {
 
       const url = await kind.create();
       await (await open(url)).close();
+      // The rate limiter's counts are bookkeeping, kept in memory on SQLite.
       // seq stands in for SQLite's rowid where SQLite has no column of that name.
       const pgColumns = await kind.query(url, `
         SELECT table_name || '.' || column_name || CASE WHEN is_nullable = 'NO' THEN ' NOT NULL' ELSE '' END AS c
         FROM information_schema.columns
-        WHERE table_schema = current_schema() AND table_name <> '${MIGRATIONS_TABLE}' AND NOT (is_identity = 'YES' AND identity_generation = 'ALWAYS')`);
+        WHERE table_schema = current_schema() AND table_name NOT IN ('${MIGRATIONS_TABLE}', '${RATE_LIMITS_TABLE}') AND NOT (is_identity = 'YES' AND identity_generation = 'ALWAYS')`);
       // Indexes made by CREATE INDEX, not those behind PRIMARY KEY and UNIQUE constraints (SQLite's autoindexes).
       const pgIndexes = await kind.query(url, `
         SELECT i.relname AS name FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid

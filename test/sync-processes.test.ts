@@ -1,17 +1,15 @@
 // Several processes syncing one owner on one SQLite file (CONTRACT §2 "Concurrency"): two cron jobs, or
 // cron's `sync --local` while `calsync serve` syncs. The second run waits for the first, then reports
 // that run (the API) or runs after it (the CLI, 0 changes); never a UNIQUE failure, exit 1 or a 500.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
 import type { SyncResponse } from "../src/types.js";
-import { isBuilt, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { postSync, startCalsync, startServe, type ServeProcess } from "./helpers/processes.js";
 import { Gate, ics, ownerWith, until } from "./helpers/server-fixtures.js";
 
-const tmp = tempDir();
-let feeds: FeedServer;
+const { tmp, feeds } = useCliFixtures({ built: true });
 let count = 0;
 const servers: ServeProcess[] = [];
 const stores: Store[] = [];
@@ -26,17 +24,11 @@ const gatedFeed = (gate: Gate, ...uids: string[]) => feeds.url(`/processes/${++c
 const created = (response: SyncResponse) => response.results.reduce((sum, entry) => sum + entry.result.reservationsCreated, 0);
 const WAITING = "waiting for it";
 
-beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
-});
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.stop()));
 });
 afterAll(async () => {
   for (const store of stores) await store.close();
-  await feeds.close();
-  tmp.remove();
 });
 
 describe("several processes syncing one owner on one SQLite file", () => {

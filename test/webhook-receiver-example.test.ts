@@ -6,29 +6,24 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isBuilt, runCli, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { runCli } from "./helpers/cli.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 import { until } from "./helpers/server-fixtures.js";
 import { closedPort } from "./helpers/stub-api-server.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const example = path.join(root, "examples/webhook-receiver.ts");
-const tmp = tempDir();
+const { tmp, feeds } = useCliFixtures({ built: true });
 const bundle = path.join(tmp.dir, "webhook-receiver.mjs");
-let feeds: FeedServer;
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
   // "calsync" resolves through package.json "exports", i.e. the built dist/, as for a user.
   await build({ entryPoints: [example], outfile: bundle, bundle: true, platform: "node", format: "esm", logLevel: "silent" });
 });
 afterAll(async () => {
   child?.kill("SIGKILL");
-  await feeds.close();
-  tmp.remove();
 });
 
 describe("the README's webhook receiver", () => {

@@ -7,27 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateWebhookSecret } from "../src/server/webhooks/endpoint-rules.js";
 import { openStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
-import { isBuilt, tempDir } from "./helpers/cli.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { ics, ownerWith, until } from "./helpers/server-fixtures.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const tmp = tempDir();
+const { tmp, feeds } = useCliFixtures({ built: true });
 const children: ChildProcess[] = [];
-let feeds: FeedServer;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  if (!isBuilt()) throw new Error("dist/ is missing: run `npm run build` (npm test does) before these tests");
-  feeds = await startFeedServer();
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   await receiver.close();
-  await feeds.close();
-  tmp.remove();
 });
 
 /** Starts the built `calsync serve` on a free port; resolves with its URL and a way to wait for its exit. */

@@ -41,6 +41,8 @@ interface Instance {
   end: Date | undefined;
   /** The wall time (node-ical's date) of the occurrence this instance is or replaces. */
   original: Date;
+  /** An RDATE period's own end (epoch ms), for a timed series. */
+  periodEnd?: number;
 }
 
 /**
@@ -71,8 +73,8 @@ export function expandOccurrences(event: VEvent, window: RecurrenceWindow): Occu
     }
   }
   // RDATE (and, without RRULE, DTSTART itself): node-ical reads neither into the set.
-  const dates = event.rrule ? rdates : [event.start, ...rdates];
-  for (const date of dates) {
+  const dates: RecurrenceDate[] = event.rrule ? rdates : [{ date: event.start }, ...rdates];
+  for (const { date, end } of dates) {
     const key = wallKey(date, allDay);
     if (seen.has(key) || date < from || date > to) continue;
     seen.add(key);
@@ -80,7 +82,7 @@ export function expandOccurrences(event: VEvent, window: RecurrenceWindow): Occu
     const override = (event.recurrences as Record<string, VEvent> | undefined)?.[key];
     if (override && !event.rrule) instances.push({ event: override, start: override.start, end: override.end, original: date });
     // With RRULE, node-ical already gave the override of an RDATE occurrence.
-    else if (!override) instances.push({ event, start: date, end: endOf(date, event, allDay), original: date });
+    else if (!override) instances.push({ event, start: date, end: endOf(date, event, allDay), original: date, periodEnd: end });
   }
   return instances.map((instance) => occurrenceOf(instance, event, allDay, window));
 }
@@ -94,7 +96,9 @@ function occurrenceOf(instance: Instance, series: Component, allDay: boolean, wi
   // The DTEND's exact instant: an occurrence lasts exactly as long as its component (RFC 5545 §3.8.5.3).
   const dtend = exactEnd(instance.event);
   const own = real((instance.event as VEvent).start);
-  const end = dtend !== undefined && isDate(start) && isDate(own) ? new Date(start.getTime() + dtend - own.getTime()) : instance.end && real(instance.end);
+  // An RDATE period ends where it says (RFC 5545 §3.8.5.2), whatever the series' length.
+  const end = instance.periodEnd !== undefined ? new Date(instance.periodEnd)
+    : dtend !== undefined && isDate(start) && isDate(own) ? new Date(start.getTime() + dtend - own.getTime()) : instance.end && real(instance.end);
   const occurrence: Occurrence = { event: instance.event, start, end, allDay, recurrenceKey: real(instance.original).toISOString() };
   const zone = clock && isDate(start) ? seriesLabel(clock, start.getTime()) : undefined;
   if (zone) occurrence.zone = zone;
@@ -112,18 +116,32 @@ function exactEnd(component: Component): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** The series' RDATEs as node-ical would give its dates: local midnight for a DATE, else the wall time as UTC. */
-function rdatesOf(event: Component, allDay: boolean): Date[] {
+/** One date of the set: node-ical's kind of date, and a period's own end (epoch ms) where it has one. */
+interface RecurrenceDate {
+  date: Date;
+  end?: number;
+}
+
+/**
+ * The series' RDATEs as node-ical would give its dates: local midnight for a DATE, else the wall time as
+ * UTC; a period (zoned-times.ts writes its end's instant after a slash) with its end.
+ */
+function rdatesOf(event: Component, allDay: boolean): RecurrenceDate[] {
   const value: unknown = (event as Record<string, unknown>)[RDATE_KEY];
   if (typeof value !== "string" || !value) return [];
-  const dates: Date[] = [];
+  const dates: RecurrenceDate[] = [];
   for (const text of value.split(",")) {
-    const match = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})Z)?$/.exec(text);
+    const match = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})Z)?(?:\/(.+))?$/.exec(text);
     if (!match) continue;
-    const [y, mo, d, h, mi, s] = match.slice(1).map((part) => Number(part ?? 0)) as number[];
+    const [y, mo, d, h, mi, s] = match.slice(1, 7).map((part) => Number(part ?? 0)) as number[];
     // A DATE in a timed series (or a date-time in an all-day one) names the day: read as the series' kind.
-    if (allDay) dates.push(new Date(y!, mo! - 1, d!));
-    else if (match[4] !== undefined) dates.push(new Date(Date.UTC(y!, mo! - 1, d!, h, mi, s)));
+    // So does a period in an all-day series: the day it starts, as long as the series' first.
+    if (allDay) dates.push({ date: new Date(y!, mo! - 1, d!) });
+    else if (match[4] !== undefined) {
+      const date = new Date(Date.UTC(y!, mo! - 1, d!, h, mi, s));
+      const end = match[7] === undefined ? NaN : Date.parse(match[7]);
+      dates.push(Number.isNaN(end) ? { date } : { date, end });
+    }
   }
   return dates;
 }

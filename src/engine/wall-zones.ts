@@ -17,6 +17,16 @@ export interface WallZone {
 
 const DAY_MS = 86_400_000;
 
+/** `20270424T210000` (with or without Z) as a wall time, fields read as UTC; null when not a date-time. */
+export function wallOf(value: string): number | null {
+  const match = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z?$/.exec(value);
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
+  const date = new Date(Date.UTC(2000, mo! - 1, d!, h!, mi!, s!));
+  date.setUTCFullYear(y!);
+  return date.getTime();
+}
+
 /** The instant a wall time (its fields read as UTC, in epoch ms) names in `zone`. */
 export function wallToInstant(wall: number, zone: WallZone): number {
   // Offsets a day either side: no zone changes its clock twice within two days.

@@ -4,10 +4,11 @@
 // EXDATE, RDATE) is rewritten as the wall time of its series' zone written as if it were UTC: node-ical
 // then expands rules on that wall clock exactly (UTC has no DST), on any machine. Each VEVENT says, in
 // X-CALSYNC-* properties, which zone turns its wall times back into instants (recurrence.ts), the exact
-// instant of its DTEND, and its RDATEs.
+// instant of its DTEND, and its RDATEs (a period's with the instant it ends).
 import { feedZones, type FeedZones } from "./feed-zones.js";
-import { instantToWall, UTC_ZONE, wallToInstant, zoneLabel, type WallZone } from "./wall-zones.js";
+import { instantToWall, UTC_ZONE, wallOf, wallToInstant, zoneLabel, type WallZone } from "./wall-zones.js";
 import { contentLines, paramOf, unquote, type Line } from "./content-lines.js";
+import { readPeriod } from "./rdate-periods.js";
 import type { Observance } from "./zone-rules.js";
 
 /** A VEVENT's wall clock: where its date-times are read, and the zone its nights are read in (none: UTC). */
@@ -86,13 +87,22 @@ export function zoneFeedTimes(body: string): ZonedBody {
     // Each value may need a zone's offsets read: a 10 MiB list of dates must fail fast, not hold the parser.
     if (line.name === "RDATE" || line.name === "EXDATE") read += list.length;
     if (read > MAX_DATE_VALUES) throw new Error(`feed holds more than ${MAX_DATE_VALUES} dates`);
+    const period = line.name === "RDATE" && paramOf(line.params, "VALUE")?.toUpperCase() === "PERIOD";
     for (const raw of list) {
-      const value = raw.trim();
+      let value = raw.trim();
+      let ends = "";
+      if (period) {
+        // The period's start joins the series as a date-time does; the instant it ends goes beside it.
+        const read = readPeriod(value, ownClock);
+        if (!read) continue;
+        value = read.start;
+        ends = `/${new Date(read.end).toISOString()}`;
+      }
       // The common case: a wall time on the series' own clock stays as written (a gap time too: the
       // rule's other dates keep it), so nothing needs reading but its form.
       const utc = value.endsWith("Z");
       if (line.name !== "DTEND" && (utc ? zone === UTC_CLOCK : ownClock === zone) && DATE_TIME.test(value) && wallOf(value) !== null) {
-        values.push(utc ? value : `${value}Z`);
+        values.push((utc ? value : `${value}Z`) + ends);
         continue;
       }
       const wall = wallOf(value);
@@ -104,11 +114,11 @@ export function zoneFeedTimes(body: string): ZonedBody {
       const clock = utc ? UTC_CLOCK : ownClock;
       const instant = utc ? wall : wallToInstant(wall, clock);
       if (line.name === "DTEND") current.dtend = new Date(instant).toISOString();
-      values.push(pseudo(clock === zone ? wall : instantToWall(instant, zone)));
+      values.push(pseudo(clock === zone ? wall : instantToWall(instant, zone)) + ends);
     }
     if (line.name === "RDATE") {
-      // A PERIOD is not read (no channel writes one); dates and date-times join the series.
-      if (paramOf(line.params, "VALUE")?.toUpperCase() !== "PERIOD") current.rdates.push(...values);
+      // Dates, date-times and periods (a date-time with its end's instant after a slash) join the series.
+      current.rdates.push(...values);
       out += body.slice(at, line.start);
       at = line.end;
       continue;
@@ -125,16 +135,6 @@ export function zoneFeedTimes(body: string): ZonedBody {
 const MAX_DATE_VALUES = 100_000;
 const DATE_TIME = /^\d{8}T\d{6}Z?$/;
 const DATED = new Set(["DTSTART", "DTEND", "RECURRENCE-ID", "EXDATE", "RDATE"]);
-
-/** `20270424T210000` (with or without Z) as a wall time, fields read as UTC; null when not a date-time. */
-function wallOf(value: string): number | null {
-  const match = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z?$/.exec(value);
-  if (!match) return null;
-  const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
-  const date = new Date(Date.UTC(2000, mo! - 1, d!, h!, mi!, s!));
-  date.setUTCFullYear(y!);
-  return date.getTime();
-}
 
 /** A wall time written as a UTC date-time (`20270424T210000Z`). */
 function pseudo(wall: number): string {

@@ -302,6 +302,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE owners ADD COLUMN mail_conflicts INTEGER NOT NULL DEFAULT 1;
   ALTER TABLE owners ADD COLUMN mail_calendars INTEGER NOT NULL DEFAULT 1;
   `,
+  // 12 (issue 31): nothing. PostgreSQL's step 12 makes its shared rate limiter's table; SQLite counts in the
+  // server's memory (rate-limits.ts), but keeps the step so both dialects' versions name the same schema.
+  `
+  SELECT 1;
+  `,
 ];
 
 /** The schema version this code writes. */
