@@ -95,6 +95,15 @@ describe("what each command loads", () => {
     expect(modules.filter((name) => name.startsWith("cli/commands/")).sort()).toEqual(expected.map((name) => `cli/commands/${name}`).sort());
   });
 
+  it("owner list loads, of calsync's own, the CLI and the store's owner queries alone", async () => {
+    const { code, modules } = await packagesLoaded(["owner", "list", "--db", db]);
+    expect(code).toBe(0);
+    expect(modules.filter((name) => !name.startsWith("cli/") && !name.startsWith("store/"))).toEqual(["ids", "resource-types"]);
+    // Each query group is a module of its own (store/sqlite/open.ts): the owners' is the one this command calls.
+    const groups = ["owners", "tokens", "properties", "calendars", "reservations", "sync-port", "sync-runs", "sessions", "webhooks", "mail"];
+    expect(groups.filter((group) => modules.includes(`store/sqlite/${group}`))).toEqual(["owners"]);
+  });
+
   it.each(["owner list", "property list", "calendar list", "token list", "webhook list", "reservations", "conflicts"])(
     "%s opens the database and loads nothing of the network, parse or server stack",
     async (command) => {
