@@ -35,14 +35,23 @@ const probeOut = () => path.join(tmp.dir, `loaded-${Math.random().toString(36).s
 
 /** The npm packages named in the load probe's list `out` (removed after reading). */
 function packagesIn(out: string): string[] {
+  return packagesOf(filesIn(out));
+}
+
+/** The files in the load probe's list `out` (removed after reading). */
+function filesIn(out: string): string[] {
   const files = readFileSync(out, "utf8").split("\n");
   rmSync(out);
+  return files;
+}
+
+function packagesOf(files: string[]): string[] {
   const names = files.map((file) => /[/\\]node_modules[/\\]((?:@[^/\\]+[/\\])?[^/\\]+)/.exec(file)?.[1]).filter(Boolean) as string[];
   return [...new Set(names)].sort();
 }
 
-/** Runs the built CLI under the load probe; resolves with its exit code and the npm packages it loaded. */
-function packagesLoaded(argv: string[]): Promise<{ code: number; packages: string[] }> {
+/** Runs the built CLI under the load probe; resolves with its exit code, the npm packages and calsync's own modules it loaded. */
+function packagesLoaded(argv: string[]): Promise<{ code: number; packages: string[]; modules: string[] }> {
   const out = probeOut();
   return new Promise((resolve, reject) => {
     execFile(
@@ -51,7 +60,9 @@ function packagesLoaded(argv: string[]): Promise<{ code: number; packages: strin
       { cwd: root, env: { PATH: process.env.PATH ?? "", CALSYNC_LOAD_PROBE: out }, timeout: 30_000 },
       (error) => {
         if (error && typeof error.code !== "number") return reject(error);
-        resolve({ code: typeof error?.code === "number" ? error.code : 0, packages: packagesIn(out) });
+        const files = filesIn(out);
+        const modules = files.map((file) => /[/\\]dist[/\\](.+)\.js$/.exec(file)?.[1]?.replaceAll("\\", "/")).filter(Boolean) as string[];
+        resolve({ code: typeof error?.code === "number" ? error.code : 0, packages: packagesOf(files), modules: [...new Set(modules)].sort() });
       },
     );
   });
@@ -66,6 +77,31 @@ describe("what each command loads", () => {
     expect(packages).toContain("commander");
     expect(heavyIn(packages)).toEqual([]);
     expect(packages.filter((name) => name.startsWith("better-sqlite3"))).toEqual([]);
+  });
+
+  it.each(["--help", "--version", "help", "syn"])("%s loads no command's module", async (command) => {
+    const { modules } = await packagesLoaded(command.split(" "));
+    expect(modules).toContain("cli/program");
+    expect(modules.filter((name) => name.startsWith("cli/commands/"))).toEqual([]);
+  });
+
+  it.each([
+    ["owner list", ["owner", "owner-invite"]],
+    ["owner --help", ["owner", "owner-invite"]],
+    ["help token", ["token"]],
+    ["conflicts", ["conflicts"]],
+  ])("%s loads the module of that command alone", async (command, expected) => {
+    const { modules } = await packagesLoaded([...command.split(" "), "--db", db]);
+    expect(modules.filter((name) => name.startsWith("cli/commands/")).sort()).toEqual(expected.map((name) => `cli/commands/${name}`).sort());
+  });
+
+  it("owner list loads, of calsync's own, the CLI and the store's owner queries alone", async () => {
+    const { code, modules } = await packagesLoaded(["owner", "list", "--db", db]);
+    expect(code).toBe(0);
+    expect(modules.filter((name) => !name.startsWith("cli/") && !name.startsWith("store/"))).toEqual(["ids", "resource-types"]);
+    // Each query group is a module of its own (store/sqlite/open.ts): the owners' is the one this command calls.
+    const groups = ["owners", "tokens", "properties", "calendars", "reservations", "sync-port", "sync-runs", "sessions", "webhooks", "mail"];
+    expect(groups.filter((group) => modules.includes(`store/sqlite/${group}`))).toEqual(["owners"]);
   });
 
   it.each(["owner list", "property list", "calendar list", "token list", "webhook list", "reservations", "conflicts"])(

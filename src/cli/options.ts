@@ -1,6 +1,5 @@
 // Flags shared by several commands, defined once so that their names and help read the same everywhere.
 import { InvalidArgumentError, Option } from "@commander-js/extra-typings";
-import { canonicalTimeZone } from "../engine/time-zones.js";
 import { UsageError } from "./context.js";
 
 const FEED_PROTOCOLS = ["http:", "https:", "webcal:", "webcals:"];
@@ -23,23 +22,6 @@ export function ownerOption(description = "owner id or name (may be left out whe
 /** `--property ID`: filter or target one property. */
 export function propertyOption(description = "only this property (id)") {
   return new Option("--property <id>", description);
-}
-
-/** `--timezone ZONE`: a property's IANA time zone, checked with Intl and spelled as IANA spells it. */
-export function timeZoneOption(description = "IANA time zone of the property, e.g. America/Los_Angeles: its nights are counted there") {
-  return new Option("--timezone <zone>", description).argParser(parseTimeZone);
-}
-
-/** Parses an IANA zone name; commander reports the error as a usage error (exit 2). */
-export function parseTimeZone(value: string): string {
-  if (!value.trim()) throw new InvalidArgumentError("the time zone is empty (to remove a property's zone: --no-timezone)");
-  const zone = canonicalTimeZone(value);
-  if (zone === null) {
-    throw new InvalidArgumentError(
-      `unknown time zone ${JSON.stringify(value.trim())}: give an IANA name such as America/Los_Angeles, Europe/Lisbon or Pacific/Auckland`,
-    );
-  }
-  return zone;
 }
 
 /** `--timeout MS`: a positive whole number of milliseconds. */

@@ -4,6 +4,8 @@ import type { OutputStream } from "./context.js";
 
 /** The progress line of one sync run. */
 export interface ProgressLine {
+  /** False when the stream is not a terminal: then every call prints nothing. */
+  readonly visible: boolean;
   /** Shows that `total` calendars are being fetched. */
   start(total: number): void;
   /** Records one finished calendar (pass as syncOwner's `onProgress`). */
@@ -16,7 +18,7 @@ const CLEAR_LINE = "\r\x1b[2K";
 
 /** A progress line on `stream`, or one that prints nothing when `stream` is not a terminal (logs, pipes, CI). */
 export function createProgressLine(stream: OutputStream): ProgressLine {
-  if (!stream.isTTY) return { start() {}, update() {}, stop() {} };
+  if (!stream.isTTY) return { visible: false, start() {}, update() {}, stop() {} };
   let shown = false;
   const show = (text: string) => {
     // A line longer than the terminal wraps, and `\r` would then only rewrite its last part.
@@ -25,6 +27,7 @@ export function createProgressLine(stream: OutputStream): ProgressLine {
     shown = true;
   };
   return {
+    visible: true,
     start(total) {
       if (total > 0) show(`Fetching ${total} calendar feed${total === 1 ? "" : "s"}…`);
     },

@@ -9,7 +9,7 @@ export { EXIT } from "./context.js";
 /** Runs the CLI with `argv` (without node and script) and resolves to the exit code. */
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const context = createContext(io);
-  const program = buildProgram(context);
+  const program = await buildProgram(context, argv);
   try {
     await program.parseAsync(argv, { from: "user" });
     return context.exitCode;

@@ -92,7 +92,8 @@ export async function findPropertyConflicts(
   return conflicts.sort(compareConflicts);
 }
 
-function compareConflicts(a: ConflictFinding, b: ConflictFinding): number {
+/** The order double bookings are reported in: by property name, then id, then first night. */
+export function compareConflicts(a: ConflictFinding, b: ConflictFinding): number {
   return compare(a.propertyName, b.propertyName) || compare(a.propertyId, b.propertyId) || compare(a.from, b.from);
 }
 

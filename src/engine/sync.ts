@@ -1,6 +1,5 @@
 // syncOwner(): the whole run on one screen — load, fetch, parse, diff, write, report.
 import type { CalendarSource, SyncError, SyncResponse, SyncResultEntry, SyncWarning } from "../types.js";
-import { findPropertyConflicts } from "./conflicts.js";
 import { fetchCalendar, hostOf, type FeedFetch } from "./fetch-calendar.js";
 import type { FetchFeedResult } from "./fetch-feed.js";
 import { createFetchLimiter, type FetchLimiter, type FetchLimiterOptions } from "./fetch-limiter.js";
@@ -10,6 +9,7 @@ import { explainHtmlAnswer } from "./html-answer.js";
 import { formatDate } from "./local-date.js";
 import type { CalendarRecord, SyncTrigger } from "./model.js";
 import type { ParseFeedOptions, ParseFeedResult } from "./parse-feed.js";
+import { settledConflicts } from "./settled-conflicts.js";
 import { nextTurn } from "./slices.js";
 import { unreadableWarnings } from "./unreadable-events.js";
 import type { SyncStore } from "./store-port.js";
@@ -89,9 +89,13 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   const t0 = performance.now();
   const limiter = options.limiter ?? createFetchLimiter(options.fetchLimits);
   const backoffs = options.backoffs ?? createHostBackoffs();
-  const { propertiesChecked, calendars } = await options.store.ownerCalendars(options.ownerId);
+  // Both reads at once: each loads its store module on a first run in the process.
+  const [{ propertiesChecked, calendars }, held] = await Promise.all([
+    options.store.ownerCalendars(options.ownerId),
+    options.store.hostBackoffs(clock()),
+  ]);
   // Waits other processes and instances were asked for (CONTRACT §4).
-  for (const { host, until } of await options.store.hostBackoffs(clock())) backoffs.hold(host, until);
+  for (const { host, until } of held) backoffs.hold(host, until);
   const fetchContext = { ...options, backoffs, clock };
 
   // A calendar never read will certainly need the parser: load it while the first requests wait for answers.
@@ -100,6 +104,8 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
     ? setTimeout(() => void loadCalendarWork().catch(() => {}), PRESTART_MS)
     : undefined;
 
+  // Double bookings, read property by property as their calendars are done (see settled-conflicts.ts).
+  const conflictReads = settledConflicts(calendars, (propertyId) => options.store.propertyActiveBookings(propertyId), clock);
   let done = 0;
   // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
   const settle = async (calendar: CalendarRecord, entry: SyncResultEntry, fault?: WriteFaultError) => {
@@ -123,6 +129,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       ...(streak === undefined ? {} : { consecutiveFailures: streak }),
       ...(fault ? { writeFault: fault.detail } : {}),
     });
+    conflictReads.settled(calendar.propertyId);
     return entry;
   };
   // Settle every calendar before anything is reported or thrown: a store fault in one calendar must not
@@ -157,12 +164,8 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   if (fault) throw fault.reason;
   const results = settled.map((outcome) => (outcome as PromiseFulfilledResult<SyncResultEntry>).value);
 
-  // Read back after every calendar is written, so a booking one channel sold during this run counts.
-  const conflicts = await findPropertyConflicts(
-    (propertyId) => options.store.propertyActiveBookings(propertyId),
-    calendars.map((calendar) => calendar.propertyId),
-    { now: clock() },
-  );
+  // Each property read back after its calendars are written, so a booking one channel sold during this run counts.
+  const conflicts = await conflictReads.all();
   const failed = results.filter((entry) => !entry.ok).length;
   const response: SyncResponse = {
     ok: failed === 0,

@@ -9,7 +9,7 @@ import { stdoutPaint, writeJson, writeText } from "../output.js";
 import { FAILING_STREAK } from "../../engine/store-port.js";
 import { formatTable, formatTime, type Paint } from "../table.js";
 import { addCalendarTestCommand } from "./calendar-test.js";
-import { requireProperty } from "./property.js";
+import { requireProperty } from "../require-property.js";
 
 /** The JSON shape of a calendar (CONTRACT §6, §8); the URL is masked, because feed URLs carry secrets. */
 export function calendarJson(calendar: Calendar) {

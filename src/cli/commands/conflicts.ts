@@ -5,7 +5,7 @@ import type { CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption, propertyOption } from "../options.js";
 import { plural, stdoutPaint, writeJson, writeText } from "../output.js";
 import { formatTable } from "../table.js";
-import { requireProperty } from "./property.js";
+import { requireProperty } from "../require-property.js";
 
 /** Builds the `conflicts` command. */
 export function conflictsCommand(context: CliContext) {

@@ -5,7 +5,7 @@ import { CALENDAR_SOURCES } from "../../types.js";
 import { CliFailure, UsageError, type CliContext } from "../context.js";
 import { dbOption, jsonOption } from "../options.js";
 import { plural, writeJson, writeText } from "../output.js";
-import { requireProperty } from "./property.js";
+import { requireProperty } from "../require-property.js";
 
 /** Builds the `export` command. */
 export function exportCommand(context: CliContext) {

@@ -1,12 +1,10 @@
 // `calsync owner invite`: a one-time link where an owner chooses a dashboard password (CONTRACT §9).
 import type { Command } from "@commander-js/extra-typings";
-import { issueInvite } from "../../server/accounts.js";
-import { DEFAULT_BASE_URL } from "../../sdk/options.js";
 import { CliFailure, type CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption } from "../options.js";
 import { writeJson, writeText } from "../output.js";
 import { formatTime } from "../table.js";
-import { feedBaseUrl } from "./property.js";
+import { feedBaseUrl } from "../base-url.js";
 
 /** Adds `invite` to the `owner` command group. */
 export function addOwnerInviteCommand(owner: Command<any, any, any>, context: CliContext): void {
@@ -27,6 +25,8 @@ export function addOwnerInviteCommand(owner: Command<any, any, any>, context: Cl
         "Example:\n  calsync owner invite --owner own_… --base-url https://cal.example.com",
     )
     .action(async (options: { owner?: string; baseUrl?: string; email: boolean; json?: true; db?: string }) => {
+      // Loaded here, not with `owner`: every other owner command does without them.
+      const [{ issueInvite }, { DEFAULT_BASE_URL }] = await Promise.all([import("../../server/accounts.js"), import("../../sdk/options.js")]);
       const envBase = context.io.env.CALSYNC_BASE_URL?.trim() || undefined;
       const source = options.baseUrl !== undefined ? "--base-url" : "CALSYNC_BASE_URL";
       const base = feedBaseUrl(options.baseUrl ?? envBase ?? DEFAULT_BASE_URL, source);

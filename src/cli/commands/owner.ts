@@ -1,7 +1,6 @@
 // `calsync owner add|list|update|invite`: the people whose properties and calendars are synced, and
 // their dashboard sign-in (email, invite link).
 import { Command } from "@commander-js/extra-typings";
-import { isPlausibleEmail, normalizeEmail } from "../../server/accounts.js";
 import type { Owner, Store } from "../../store/types.js";
 import { CliFailure, UsageError, type CliContext } from "../context.js";
 import { dbOption, jsonOption } from "../options.js";
@@ -30,7 +29,7 @@ export function ownerCommand(context: CliContext) {
     .action(async (rawName, options) => {
       const name = rawName.trim();
       if (!name) throw new UsageError("the owner's name is empty");
-      const email = options.email === undefined ? null : checkEmail(options.email);
+      const email = options.email === undefined ? null : await checkEmail(options.email);
       const store = await context.store(options.db);
       const same = (await store.listOwners()).find((o) => o.name === name);
       // Owners are chosen by name too (--owner NAME), so two of one name would be ambiguous.
@@ -50,7 +49,7 @@ export function ownerCommand(context: CliContext) {
     .addOption(jsonOption())
     .addOption(dbOption())
     .action(async (id, options) => {
-      const email = checkEmail(options.email);
+      const email = await checkEmail(options.email);
       const store = await context.store(options.db);
       const found = await context.owner(store, id);
       if (found.email !== email) await assertEmailFree(store, email);
@@ -79,7 +78,9 @@ export function ownerCommand(context: CliContext) {
   return owner;
 }
 
-function checkEmail(raw: string): string {
+// The account rules load with the commands that take an email, so `owner list` does without them.
+async function checkEmail(raw: string): Promise<string> {
+  const { isPlausibleEmail, normalizeEmail } = await import("../../server/accounts.js");
   const email = normalizeEmail(raw);
   if (!isPlausibleEmail(email)) throw new UsageError(`--email must be an email address such as ann@example.com (got "${raw}")`);
   return email;

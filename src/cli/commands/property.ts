@@ -1,23 +1,19 @@
 // `calsync property add|update|list|remove|feed`: the rentals whose calendars are synced, their time zone, and
 // their outbound feed URL.
 import { Command, Option } from "@commander-js/extra-typings";
+import { feedBaseUrl } from "../base-url.js";
 import { propertyNameProblem } from "../../store/property-name.js";
-import type { Property, Store } from "../../store/types.js";
+import type { Property } from "../../store/types.js";
 import { CliFailure, UsageError, type CliContext } from "../context.js";
-import { dbOption, jsonOption, ownerOption, timeZoneOption } from "../options.js";
+import { dbOption, jsonOption, ownerOption } from "../options.js";
 import { plural, stdoutPaint, writeJson, writeText } from "../output.js";
+import { requireProperty } from "../require-property.js";
 import { formatTable } from "../table.js";
+import { timeZoneOption } from "../time-zone-option.js";
 
 /** The JSON shape of a property (CONTRACT §6, §8: `timeZone` null when unset). */
 export function propertyJson(property: Property) {
   return { id: property.id, ownerId: property.ownerId, name: property.name, timeZone: property.timeZone };
-}
-
-/** The property with this id, or a failure that tells where to find ids. */
-export async function requireProperty(store: Store, id: string): Promise<Property> {
-  const property = await store.getProperty(id);
-  if (!property) throw new CliFailure(`no property "${id}" (see: calsync property list)`, 1);
-  return property;
 }
 
 /** Builds the `property` command group. */
@@ -175,18 +171,4 @@ const ZONE_HELP =
 // " (America/Los_Angeles)" after a property's name, or nothing when it has no zone.
 function zoneNote(property: Property): string {
   return property.timeZone ? ` (${property.timeZone})` : "";
-}
-
-/** The server's public address without a trailing slash (a path prefix behind a proxy is kept); `source` names the flag in errors. */
-export function feedBaseUrl(value: string, source: string): string {
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new UsageError(`${source} is not a URL: ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new UsageError(`${source} must be an http:// or https:// address, got ${url.protocol}`);
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }

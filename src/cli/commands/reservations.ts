@@ -5,7 +5,7 @@ import type { CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption, propertyOption } from "../options.js";
 import { stdoutPaint, writeJson, writeText } from "../output.js";
 import { formatTable } from "../table.js";
-import { requireProperty } from "./property.js";
+import { requireProperty } from "../require-property.js";
 
 /**
  * The JSON shape of a reservation (CONTRACT §6, §8): `start`/`end` as the feed gave them (`YYYY-MM-DD` for

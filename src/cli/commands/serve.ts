@@ -7,7 +7,7 @@ import { parseRateLimit } from "../../server/rate-limit-policy.js";
 import { checkMailFrom, checkSmtpUrl } from "../../server/mail/config.js";
 import type { MailServeSettings } from "../../server/serve.js";
 import { UsageError, type CliContext } from "../context.js";
-import { feedBaseUrl } from "./property.js";
+import { feedBaseUrl } from "../base-url.js";
 import { parseDuration } from "../duration.js";
 import { dbOption, jsonOption, parseCount, parseMilliseconds, privateNetworksAllowed } from "../options.js";
 import { writeJson, writeText } from "../output.js";
