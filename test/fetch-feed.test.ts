@@ -38,6 +38,22 @@ describe("fetchFeed: answers", () => {
     });
   });
 
+  it("says so when the body is read after its bytes went to a parse worker, rather than reading it as empty", async () => {
+    // Over 4 KiB: a smaller body sits in Node's shared Buffer pool, which is never handed over (it is copied).
+    const big = ICS.replace("END:VCALENDAR", `X-PAD:${"x".repeat(5000)}\r\nEND:VCALENDAR`);
+    const result = await fetchFeed(feeds.url("/handed.ics", { body: big }), loopback);
+    if (result.kind !== "ok") throw new Error(`expected the feed, got ${result.kind}`);
+    const kept = await fetchFeed(feeds.url("/kept.ics", { body: big }), loopback);
+    if (kept.kind !== "ok") throw new Error(`expected the feed, got ${kept.kind}`);
+    expect(kept.body).toBe(big);
+    // What a transfer to a worker does to this thread's view of the bytes.
+    structuredClone(result.bytes.buffer, { transfer: [result.bytes.buffer as ArrayBuffer] });
+    expect(() => result.body).toThrow(/handed to a parse worker/);
+    // Read before the hand-over, the text stays.
+    structuredClone(kept.bytes.buffer, { transfer: [kept.bytes.buffer as ArrayBuffer] });
+    expect(kept.body).toBe(big);
+  });
+
   it("sends validators and answers not_modified on 304", async () => {
     const url = feeds.url("/cached.ics", { body: ICS, etag: '"abc"' });
     const result = await fetchFeed(url, { ...loopback, etag: '"abc"', lastModified: "Wed, 01 Jan 2025 00:00:00 GMT" });

@@ -105,6 +105,28 @@ describe("parse pool", () => {
     expect(neighbour.toString()).toBe("a neighbour in the same slab");
   });
 
+  it("reads a BOM and invalid UTF-8 on the worker exactly as on this thread", async () => {
+    const ics = buildIcs([{ uid: "u1", start: day(3), end: day(5), summary: "Caf\u00e9" }]);
+    // A BOM, then the calendar with a broken two-byte sequence (0xC3 0x28) in its summary's place.
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(ics.replace("Caf\u00e9", "Caf\u00e9 \u0000"))]);
+    const broken = Buffer.from(bytes.toString("latin1").replace("\u0000", "\u00c3("), "latin1");
+    const task = { knownHash: null, day: "2026-11-26", parse: { source: "airbnb" as const, now } };
+    const here = await readFeedBody(broken, task, parseFeed);
+    expect(here.unchanged === false && here.parsed.ok && here.parsed.events[0]?.summary).toContain("\ufffd");
+    expect(await pool.read(new Uint8Array(broken), task)).toEqual(here);
+  });
+
+  it("answers an unchanged small body without a worker, and sends a changed one to the workers", async () => {
+    const closed = createParsePool({ threads: 1 });
+    await closed.close();
+    const body = Buffer.from(read("airbnb.ics"));
+    const task = { knownHash: null, day: "2026-11-26", parse: { source: "airbnb" as const, now } };
+    const { contentHash } = await readFeedBody(body, task, parseFeed);
+    // The pool is closed: only an answer that needs no worker can still come back whole.
+    expect(await closed.read(Buffer.from(body), { ...task, knownHash: contentHash })).toEqual({ unchanged: true, contentHash });
+    expect(await closed.read(Buffer.from(body), task)).toMatchObject({ unchanged: false, contentHash: null, parsed: { ok: false, error: { code: "parse_error" } } });
+  });
+
   it("keeps the start of a body that is no calendar, so the sync can tell a web page", async () => {
     const page = `<!doctype html><html><body>${"Sign in ".repeat(2000)}</body></html>`;
     const reading = await pool.read(Buffer.from(page), { knownHash: null, day: "2026-11-26", parse: { source: "airbnb", now } });

@@ -88,7 +88,7 @@ describe("calsync serve parsing on worker threads", () => {
     expect(await comparable(pooled.db, viaServer)).toEqual(await comparable(inline.db, onEventLoop));
   });
 
-  it("stops a hostile dense series at --parse-timeout with parse_error while /healthz keeps answering", async () => {
+  it("stops a hostile dense series at --parse-timeout with parse_error while /healthz keeps answering, writing nothing of it", async () => {
     let served = false;
     const url = feeds.url("/pool/dense.ics", (_req, res) => {
       res.writeHead(200, { "content-type": "text/calendar" }).end(fixture("dense-series-tz.ics"), () => (served = true));
@@ -119,5 +119,14 @@ describe("calsync serve parsing on worker threads", () => {
     expect(statuses.every((code) => code === 200)).toBe(true);
     // Parsing on the event loop, not one of these would be answered before the sync: the loop is busy for seconds.
     expect(whileParsing).toBeGreaterThanOrEqual(5);
+    // The unread body left no fingerprint behind (the next sync reads it again) and no rows.
+    const store = await openStore(db);
+    try {
+      const { calendars } = await store.ownerCalendars((await store.listOwners())[0]!.id);
+      expect(calendars.map((calendar) => [calendar.contentHash, calendar.etag, calendar.consecutiveFailures])).toEqual([[null, null, 1]]);
+      expect(await store.calendarReservations(calendars[0]!.id)).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -109,7 +109,7 @@ describe("a write too big to run in one go", () => {
     expect(await other.calendarReservations(calendar.id)).toHaveLength(20_000);
   });
 
-  it("gives the connection its page cache back after a sliced transaction, committed or rolled back", async () => {
+  it("gives the connection its page cache back after a sliced transaction, committed, rolled back or never begun", async () => {
     const db = new Database(join(dir, "raw.db"));
     try {
       db.pragma("journal_mode = WAL");
@@ -132,6 +132,18 @@ describe("a write too big to run in one go", () => {
       ).rejects.toThrow("a row failed");
       expect(db.pragma("cache_size", { simple: true })).toBe(cacheSize);
       expect(db.prepare("SELECT COUNT(*) AS n FROM t").get()).toEqual({ n: 100 });
+
+      // Another connection holds the write lock: BEGIN fails at once, and the cache still comes back.
+      const other = new Database(join(dir, "raw.db"));
+      try {
+        other.exec("BEGIN IMMEDIATE");
+        db.pragma("busy_timeout = 0");
+        await expect(slicedTransaction(db, function* () {})).rejects.toThrow(/locked|busy/i);
+        expect(db.pragma("cache_size", { simple: true })).toBe(cacheSize);
+        other.exec("ROLLBACK");
+      } finally {
+        other.close();
+      }
     } finally {
       db.close();
     }

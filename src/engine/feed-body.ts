@@ -4,7 +4,7 @@
 import type { Transform } from "node:stream";
 import zlib from "node:zlib";
 
-/** Outcome of reading a body: the text, or why it could not be read. */
+/** Outcome of reading a body: its bytes, or why it could not be read. */
 export type BodyResult =
   | { kind: "ok"; bytes: Buffer }
   | { kind: "too_large" }

@@ -26,7 +26,7 @@ export type FeedReading =
       head: string;
     };
 
-/** Reads a body's bytes (`SyncOwnerOptions.read`): resolves to its reading, never rejects. */
+/** Reads a body's bytes (`SyncOwnerOptions.read`) and resolves to its reading (a parse pool's never rejects). */
 export type ReadFeed = (bytes: Uint8Array, task: ReadFeedTask) => Promise<FeedReading>;
 
 /** Characters of a failed body's text kept for explaining it (looksLikeHtml reads 4,096). */

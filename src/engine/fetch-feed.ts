@@ -40,7 +40,10 @@ export interface FetchedFeed {
   kind: "ok";
   /** The body as received, after decompression. */
   bytes: Uint8Array;
-  /** The body as text (decoded from `bytes` when first read: a server hands big bodies to a worker undecoded). */
+  /**
+   * The body as text, decoded from `bytes` when first read (a server hands bodies to its parse workers undecoded).
+   * Throws once `bytes` went to a worker (`ParsePool.read`) before it was read.
+   */
   readonly body: string;
   etag: string | null;
   lastModified: string | null;
@@ -169,10 +172,13 @@ export async function fetchFeedGuarded(url: string, options: FetchFeedOptions, i
 
 function fetched(bytes: Uint8Array, head: Pick<FetchedFeed, "etag" | "lastModified" | "finalUrl">): FetchedFeed {
   let text: string | undefined;
+  const length = bytes.byteLength;
   return {
     kind: "ok",
     bytes,
     get body() {
+      // Bytes handed to a parse worker are gone from this thread, and TextDecoder would read them as "" without a word.
+      if (text === undefined && bytes.byteLength !== length) throw new Error("the feed's bytes were handed to a parse worker: read `body` before `pool.read`");
       return (text ??= decodeBody(bytes));
     },
     ...head,

@@ -6,6 +6,7 @@ export { createHostBackoffs, parseRetryAfter, type HostBackoffs } from "./host-b
 export { WriteFaultError } from "./write-fault.js";
 export { parseFeed } from "./parse-feed.js";
 export { createParsePool, type ParsePool, type ParsePoolOptions } from "./parse-pool.js";
+export type { FeedReading, ReadFeed, ReadFeedTask } from "./feed-reading.js";
 export { diffReservations, type DiffResult, type DiffCounts } from "./diff.js";
 export { detectSource, classifyKind } from "./channels.js";
 export { maskUrl } from "./mask-url.js";

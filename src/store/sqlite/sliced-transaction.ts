@@ -20,9 +20,11 @@ export async function slicedTransaction(db: Database.Database, work: () => Itera
     statements.set(db, prepared);
   }
   const cacheSize = db.pragma("cache_size", { simple: true }) as number;
+  // Shrinking the cache drops its clean pages too: reads after the write start cold, a fair price for the stall.
   db.pragma(`cache_size = ${SPILL_CACHE_SIZE}`);
-  prepared.begin.run();
   try {
+    // Inside the try: a busy or read-only database fails BEGIN, and the connection must get its cache back then too.
+    prepared.begin.run();
     await runInSlices(work());
     // The checkpoint of thousands of new pages would hold the event loop as long again: see checkpoint.ts.
     commitWithoutCheckpoint(db, () => prepared.commit.run());
