@@ -30,7 +30,7 @@ describe("fetchFeed: answers", () => {
     const url = feeds.url("/ok.ics", { body: ICS, etag: '"v1"', headers: { "last-modified": "Wed, 01 Jan 2025 00:00:00 GMT" } });
     expect(await fetchFeed(url, loopback)).toEqual({
       kind: "ok",
-      bytes: Buffer.from(ICS),
+      bytes: new Uint8Array(Buffer.from(ICS)),
       body: ICS,
       etag: '"v1"',
       lastModified: "Wed, 01 Jan 2025 00:00:00 GMT",
@@ -286,7 +286,7 @@ describe("fetchFeed: redirects", () => {
     feeds.route("/final.ics", { body: ICS });
     expect(await fetchFeed(feeds.url("/chain/1"), loopback)).toEqual({
       kind: "ok",
-      bytes: Buffer.from(ICS),
+      bytes: new Uint8Array(Buffer.from(ICS)),
       body: ICS,
       etag: null,
       lastModified: null,

@@ -127,6 +127,17 @@ describe("parse pool", () => {
     expect(await closed.read(Buffer.from(body), task)).toMatchObject({ unchanged: false, contentHash: null, parsed: { ok: false, error: { code: "parse_error" } } });
   });
 
+  it("reads a body of Buffer.allocUnsafe, handed over or copied as each Node line's Buffer pool allows", async () => {
+    // 8 to 32 KiB: a Buffer of its own on Node 20, a slice of the shared (untransferable) pool on Node 24.
+    const text = buildIcs(Array.from({ length: 100 }, (_, i) => ({ uid: `m${i}`, start: day(i), end: day(i + 1) })));
+    const bytes = Buffer.allocUnsafe(Buffer.byteLength(text));
+    bytes.write(text);
+    expect(bytes.byteLength).toBeGreaterThan(8192);
+    expect(bytes.byteLength).toBeLessThan(32768);
+    const reading = await pool.read(bytes, { knownHash: null, day: "2026-11-26", parse: { source: "airbnb", now } });
+    expect(reading.unchanged === false && reading.parsed.ok && reading.parsed.events.length).toBe(100);
+  });
+
   it("keeps the start of a body that is no calendar, so the sync can tell a web page", async () => {
     const page = `<!doctype html><html><body>${"Sign in ".repeat(2000)}</body></html>`;
     const reading = await pool.read(Buffer.from(page), { knownHash: null, day: "2026-11-26", parse: { source: "airbnb", now } });

@@ -6,7 +6,7 @@ import zlib from "node:zlib";
 
 /** Outcome of reading a body: its bytes, or why it could not be read. */
 export type BodyResult =
-  | { kind: "ok"; bytes: Buffer }
+  | { kind: "ok"; bytes: Uint8Array }
   | { kind: "too_large" }
   | { kind: "bad_encoding"; encoding: string }
   | { kind: "corrupt" };
@@ -65,7 +65,7 @@ export function bodyReader(contentEncoding: string | undefined, maxBytes: number
     if (size > maxBytes) finish({ kind: "too_large" });
     else chunks.push(chunk);
   };
-  const complete = () => finish({ kind: "ok", bytes: Buffer.concat(chunks, size) });
+  const complete = () => finish({ kind: "ok", bytes: joined(chunks, size) });
 
   const first = decoders[0];
   if (first) {
@@ -81,6 +81,20 @@ export function bodyReader(contentEncoding: string | undefined, maxBytes: number
     fail: (error) => finish(error),
     result: outcome.then((result) => (result instanceof Error ? Promise.reject(result) : result)),
   };
+}
+
+/**
+ * The chunks in one Uint8Array of its own, which a parse worker can be handed (transferred). Not Buffer.concat: its
+ * result may sit in Node's shared pool (up to 32 KiB on Node 24), which is never handed over, only copied.
+ */
+function joined(chunks: readonly Buffer[], size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
 }
 
 function settled(result: BodyResult): BodyReader {

@@ -2,6 +2,7 @@
 // keeps answering while a 7 MB feed or a dense series is read, with a hard deadline per feed.
 import { existsSync } from "node:fs";
 import os from "node:os";
+import * as workerThreads from "node:worker_threads";
 import { Piscina } from "piscina";
 import { createFetchLimiter } from "./fetch-limiter.js";
 import type { ParseFeedOptions, ParseFeedResult } from "./parse-feed.js";
@@ -37,6 +38,8 @@ export interface ParsePool {
 }
 
 type PackedResult = PackedParseResult | PackedReading;
+/** Node ≥ 21's check (absent from Node 20's typings and runtime). */
+const isMarkedAsUntransferable = (workerThreads as { isMarkedAsUntransferable?: (object: unknown) => boolean }).isMarkedAsUntransferable;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 const DEFAULT_TIMEOUT_MS = 20_000;
@@ -110,9 +113,7 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
         const contentHash = fingerprint(bytes, task.day);
         if (contentHash === task.knownHash) return { unchanged: true, contentHash };
       }
-      // A Buffer of a few KB shares its ArrayBuffer with others (Node's pool): hand over a copy of its own
-      // (the Uint8Array constructor copies; a Buffer's slice() would not).
-      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
+      const own = transferable(bytes) ? bytes : new Uint8Array(bytes);
       const packed = await runTask({ bytes: own, task }, [own.buffer as ArrayBuffer], (message) => ({
         unchanged: false as const,
         contentHash: null,
@@ -130,6 +131,18 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
       await piscina?.destroy();
     },
   };
+}
+
+/**
+ * Whether `bytes` can be handed to a worker as they are: alone in their ArrayBuffer (a small Buffer shares one with
+ * others, Node's pool: 8 KiB on Node 20, 64 KiB on 24) and not marked untransferable (as that pool is; a transfer of
+ * one throws on Node 24). Otherwise the Uint8Array constructor makes a copy of their own (a Buffer's slice() would not).
+ */
+function transferable(bytes: Uint8Array): boolean {
+  const { buffer } = bytes;
+  if (!(buffer instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== buffer.byteLength) return false;
+  // Node 22 and later can say; Node 20 cannot, and marks nothing but its pool, which the check above leaves out.
+  return !(isMarkedAsUntransferable?.(buffer) ?? false);
 }
 
 /**
