@@ -2,19 +2,16 @@
 // 1280 and 390 px, for an owner with nothing yet and for a busy one (a double booking, a failing
 // calendar, a token just created, a webhook, a direct stay listed and one refused); and at 390 px no page
 // scrolls sideways.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueInvite } from "../src/server/accounts.js";
 import { hashPassword } from "../src/server/dashboard/passwords.js";
-import { startServer, type RunningServer } from "../src/server/index.js";
-import { openStore } from "../src/store/index.js";
+import type { RunningServer } from "../src/server/index.js";
 import type { Store } from "../src/store/types.js";
 import { seriousViolations, type AxeFinding } from "./helpers/axe.js";
-import { HAS_CHROMIUM, launchChromium, SKIP_NOTE } from "./helpers/chromium.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { HAS_CHROMIUM, SKIP_NOTE } from "./helpers/chromium.js";
+import { startDashboardBrowser, type DashboardBrowser } from "./helpers/dashboard-browser.js";
+import type { FeedServer } from "./helpers/feed-server.js";
 import { buildIcs, day, type IcsEvent } from "./helpers/ics.js";
 
 if (!HAS_CHROMIUM) console.log(SKIP_NOTE);
@@ -24,7 +21,7 @@ const WIDTHS = [1280, 390] as const;
 const stay = (from: number, nights: number, summary: string): IcsEvent => ({ uid: `${summary}-${from}`, start: day(from), end: day(from + nights), summary });
 
 describe.skipIf(!HAS_CHROMIUM)("dashboard accessibility (axe-core)", () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "calsync-axe-"));
+  let running: DashboardBrowser | undefined;
   let store: Store;
   let feeds: FeedServer;
   let server: RunningServer;
@@ -32,19 +29,13 @@ describe.skipIf(!HAS_CHROMIUM)("dashboard accessibility (axe-core)", () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    store = await openStore(path.join(dir, "calsync.db"));
-    feeds = await startFeedServer();
-    server = await startServer({ store, host: "127.0.0.1", port: 0, allowPrivateNetworks: true, log: () => {} });
-    browser = await launchChromium();
+    running = await startDashboardBrowser("calsync-axe-");
+    ({ store, feeds, server, browser } = running);
   }, 60_000);
 
   afterAll(async () => {
     for (const context of contexts) await context.close();
-    await browser?.close();
-    await server?.close({ graceMs: 2000 });
-    await feeds?.close();
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await running?.close();
   });
 
   async function pageAt(width: number): Promise<Page> {

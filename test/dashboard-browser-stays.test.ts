@@ -1,18 +1,15 @@
 // Direct stays in headless Chromium without JavaScript, driven by accessible names (CONTRACT §14's dashboard
 // part): Add booking → listed and on the timeline; a stay over nights an Airbnb feed holds → refused in words
 // naming Airbnb and the nights; Block nights; Cancel stay; another owner's property → 404.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortDay } from "../src/server/dashboard/format.js";
 import { hashPassword } from "../src/server/dashboard/passwords.js";
-import { startServer, type RunningServer } from "../src/server/index.js";
-import { openStore } from "../src/store/index.js";
+import type { RunningServer } from "../src/server/index.js";
 import type { Store } from "../src/store/types.js";
-import { HAS_CHROMIUM, launchChromium, SKIP_NOTE } from "./helpers/chromium.js";
-import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { HAS_CHROMIUM, SKIP_NOTE } from "./helpers/chromium.js";
+import { startDashboardBrowser, type DashboardBrowser } from "./helpers/dashboard-browser.js";
+import type { FeedServer } from "./helpers/feed-server.js";
 import { buildIcs, day } from "./helpers/ics.js";
 
 if (!HAS_CHROMIUM) console.log(SKIP_NOTE);
@@ -20,25 +17,19 @@ if (!HAS_CHROMIUM) console.log(SKIP_NOTE);
 const PASSWORD = "a password for stays";
 
 describe.skipIf(!HAS_CHROMIUM)("direct stays in a browser", () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "calsync-browser-stays-"));
+  let running: DashboardBrowser | undefined;
   let store: Store;
   let feeds: FeedServer;
   let server: RunningServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    store = await openStore(path.join(dir, "calsync.db"));
-    feeds = await startFeedServer();
-    server = await startServer({ store, host: "127.0.0.1", port: 0, allowPrivateNetworks: true, log: () => {} });
-    browser = await launchChromium();
+    running = await startDashboardBrowser("calsync-browser-stays-");
+    ({ store, feeds, server, browser } = running);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close({ graceMs: 2000 });
-    await feeds?.close();
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await running?.close();
   });
 
   it("adds a booking, refuses nights Airbnb holds in words, blocks nights and cancels a stay, without JavaScript", async () => {

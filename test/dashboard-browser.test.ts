@@ -1,17 +1,15 @@
 // The dashboard in headless Chromium, driven by accessible names (CONTRACT §9): invite → password →
 // token → API → revoke; calendars → Sync now with a broken feed → 207 details; the timeline's double
 // booking. CALSYNC_SCREENSHOTS=1 also writes docs/dashboard-*.png.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueInvite } from "../src/server/accounts.js";
 import { hashPassword } from "../src/server/dashboard/passwords.js";
-import { startServer, type RunningServer } from "../src/server/index.js";
-import { openStore } from "../src/store/index.js";
+import type { RunningServer } from "../src/server/index.js";
 import type { Store } from "../src/store/types.js";
-import { HAS_CHROMIUM, launchChromium, SKIP_NOTE } from "./helpers/chromium.js";
+import { HAS_CHROMIUM, SKIP_NOTE } from "./helpers/chromium.js";
+import { startDashboardBrowser, type DashboardBrowser } from "./helpers/dashboard-browser.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
 import { buildIcs, day, type IcsEvent } from "./helpers/ics.js";
 import { startWebhookReceiver } from "./helpers/webhook-receiver.js";
@@ -30,7 +28,7 @@ const stay = (from: number, nights: number, summary: string): IcsEvent => ({
 });
 
 describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "calsync-browser-"));
+  let running: DashboardBrowser | undefined;
   let store: Store;
   let feeds: FeedServer;
   let server: RunningServer;
@@ -38,18 +36,12 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
   let context: BrowserContext;
 
   beforeAll(async () => {
-    store = await openStore(path.join(dir, "calsync.db"));
-    feeds = await startFeedServer();
-    server = await startServer({ store, host: "127.0.0.1", port: 0, allowPrivateNetworks: true, log: () => {} });
-    browser = await launchChromium();
+    running = await startDashboardBrowser("calsync-browser-");
+    ({ store, feeds, server, browser } = running);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close({ graceMs: 2000 });
-    await feeds?.close();
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await running?.close();
   });
 
   async function freshPage(options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
