@@ -26,6 +26,23 @@ export interface Property {
   /** The outbound feed's URL (its token is a capability: treat it as a secret). */
   feedUrl: string;
   calendars: PropertyCalendar[];
+  /** Check-in and check-out times, `HH:MM` (24 h) in the property's zone (CONTRACT §18). */
+  checkInTime: string;
+  checkOutTime: string;
+  /** Nights kept free before every booking's arrival and after its departure (0–7). */
+  bufferNights: number;
+  /** The cleaners' addresses (at most 5), mailed about turnovers. */
+  cleanerEmails: string[];
+}
+
+/** A `PATCH /api/v1/properties/{id}` body: any of these, at least one (CONTRACT §18). */
+export interface PropertyUpdate {
+  name?: string;
+  timeZone?: string | null;
+  checkInTime?: string;
+  checkOutTime?: string;
+  bufferNights?: number;
+  cleanerEmails?: string[];
 }
 
 /** A reservation as the API shows it; `arrival`/`departure` are `YYYY-MM-DD` (departure exclusive). */

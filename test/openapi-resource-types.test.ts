@@ -12,6 +12,7 @@ import type {
   NightsConflict,
   Property,
   PropertyCalendar,
+  PropertyUpdate,
   RefreshWarning,
   Reservation,
   ReservationSource,
@@ -27,6 +28,7 @@ type Written = Omit<Schema<typeof schemas.writtenReservationSchema>, "warnings">
 
 const checks = {
   Property: true satisfies Same<Schema<typeof schemas.propertySchema>, Property>,
+  PropertyUpdate: true satisfies Same<Schema<typeof schemas.propertyUpdateSchema>, PropertyUpdate>,
   PropertyCalendar: true satisfies Same<Schema<typeof schemas.propertyCalendarSchema>, PropertyCalendar>,
   Reservation: true satisfies Same<Schema<typeof schemas.reservationSchema>, Reservation>,
   ReservationSource: true satisfies Same<Schema<typeof schemas.RESOURCE_SCHEMAS.ReservationSource>, ReservationSource>,

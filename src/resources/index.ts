@@ -5,3 +5,5 @@ export type { ResourceContext, IdempotencyInput } from "./direct-stays.js";
 export { listProperties, retrieveProperty, listReservations, propertyAvailability, type QueryValues } from "./reads.js";
 export { failureBody, stayAnswer, type ResourceFailure, type ResourceResult, type StayResult } from "./answers.js";
 export { MAX_AVAILABILITY_NIGHTS, MAX_STAY_NIGHTS, MAX_LIMIT, DEFAULT_LIMIT } from "./validate.js";
+export { updateProperty } from "./property-update.js";
+export { readPropertyChanges, readCleanerEmails, timeProblem, MAX_BUFFER_NIGHTS, MAX_CLEANER_EMAILS } from "./property-settings.js";

@@ -66,12 +66,12 @@ export async function propertyAvailability(
   return { ok: true, value: { propertyId: property.id, timeZone: property.timeZone, from, to, nights } };
 }
 
-async function ownedProperty(store: Store, ownerId: string, propertyId: string): Promise<StoredProperty | undefined> {
+export async function ownedProperty(store: Store, ownerId: string, propertyId: string): Promise<StoredProperty | undefined> {
   const property = await store.getProperty(propertyId);
   return property && property.ownerId === ownerId ? property : undefined;
 }
 
-async function propertyOf(store: Store, property: StoredProperty, feedBase: string): Promise<Property> {
+export async function propertyOf(store: Store, property: StoredProperty, feedBase: string): Promise<Property> {
   const [calendars, token] = await Promise.all([
     store.listCalendars({ propertyId: property.id, includeDirect: true }),
     store.propertyFeedToken(property.id),
@@ -90,6 +90,10 @@ async function propertyOf(store: Store, property: StoredProperty, feedBase: stri
       consecutiveFailures: c.consecutiveFailures,
       failingSince: c.failingSince,
     })),
+    checkInTime: property.checkInTime,
+    checkOutTime: property.checkOutTime,
+    bufferNights: property.bufferNights,
+    cleanerEmails: property.cleanerEmails,
   };
 }
 

@@ -33,6 +33,7 @@ export type {
   Page,
   Property,
   PropertyCalendar,
+  PropertyUpdate,
   RefreshWarning,
   Reservation,
   ReservationSource,

@@ -81,6 +81,13 @@ export interface Property {
   feedToken: string | null;
   /** IANA time zone where the property's nights are counted (CONTRACT §8); null when not set. */
   timeZone: string | null;
+  /** Check-in and check-out times, `HH:MM` (24 h) in the property's zone (CONTRACT §18). */
+  checkInTime: string;
+  checkOutTime: string;
+  /** Nights kept free before every booking's arrival and after its departure, 0–7 (CONTRACT §18). */
+  bufferNights: number;
+  /** The cleaners' addresses (at most 5), mailed about turnovers. */
+  cleanerEmails: string[];
 }
 
 /** What `updateProperty` may change; a field left out stays as it is. */
@@ -88,6 +95,11 @@ export interface PropertyChanges {
   name?: string;
   /** An IANA zone name already checked by the caller, or null to unset. */
   timeZone?: string | null;
+  /** The turnover settings (CONTRACT §18), already checked by the caller (resources/property-settings.ts). */
+  checkInTime?: string;
+  checkOutTime?: string;
+  bufferNights?: number;
+  cleanerEmails?: string[];
 }
 
 /** A calendar as listed to people; `url` is the stored (unmasked) URL: mask it before printing. */

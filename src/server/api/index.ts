@@ -34,7 +34,7 @@ export function registerApi(app: H3, options: ApiOptions): void {
   registerReservationRoutes(app, ctx, resources);
   const allowed: Array<[string, string]> = [
     [PROPERTIES_PATH, "GET"],
-    [PROPERTY_PATH, "GET"],
+    [PROPERTY_PATH, "GET, PATCH"],
     [AVAILABILITY_PATH, "GET"],
     [PROPERTY_RESERVATIONS_PATH, "GET, POST"],
     [RESERVATION_PATH, "PATCH, DELETE"],

@@ -55,6 +55,21 @@ export function resourcePaths(ref: (kind: "schemas" | "headers", name: string) =
     },
     [openApiPath(PROPERTY_PATH)]: {
       get: { operationId: "retrieveProperty", summary: "One property with its calendars", parameters: [id("property")], responses: { "200": ok("The property.", "Property"), "404": notFound, ...guarded } },
+      patch: {
+        operationId: "updateProperty",
+        summary: "Change a property's name, time zone or turnover settings (check-in, check-out, buffer nights, cleaners)",
+        description: "Any of the fields, at least one. Bad input changes nothing: 422 `invalid_request` with `error.field` naming the field.",
+        parameters: [id("property")],
+        requestBody: { required: true, content: json("PropertyUpdate") },
+        responses: {
+          "200": ok("The property as changed.", "Property"),
+          "400": error("The body is not JSON.", ["bad_request"]),
+          "404": notFound,
+          "413": error("The body is larger than 64 KiB.", ["request_too_large"]),
+          "422": error("A field is unknown, of the wrong type or out of range; `error.field` names it.", ["invalid_request"]),
+          ...guarded,
+        },
+      },
     },
     [openApiPath(PROPERTY_RESERVATIONS_PATH)]: {
       get: {

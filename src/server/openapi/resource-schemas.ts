@@ -3,6 +3,7 @@ import { apiErrorCodeSchema, reservationSourceSchema } from "./schemas.js";
 
 const date = { type: "string", format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$" } as const;
 const time = { type: "string", format: "date-time" } as const;
+const clock = { type: "string", pattern: "^([01]\\d|2[0-3]):[0-5]\\d$", description: "HH:MM, 24 h." } as const;
 const nullable = <const T extends object>(schema: T) => ({ oneOf: [schema, { type: "null" }] }) as const;
 
 export const propertyCalendarSchema = {
@@ -28,8 +29,27 @@ export const propertySchema = {
     timeZone: { type: ["string", "null"], description: "IANA zone the nights are read in; null when unset." },
     feedUrl: { type: "string", description: "The outbound feed's URL (its token is a capability: keep it secret)." },
     calendars: { type: "array", items: propertyCalendarSchema },
+    checkInTime: { ...clock, description: "Check-in time in the property's zone (default 15:00)." },
+    checkOutTime: { ...clock, description: "Check-out time in the property's zone (default 11:00)." },
+    bufferNights: { type: "integer", minimum: 0, maximum: 7, description: "Nights kept free before every booking's arrival and after its departure." },
+    cleanerEmails: { type: "array", items: { type: "string", format: "email" }, maxItems: 5, description: "Mailed when a turnover in the next 14 days appears, moves or disappears." },
   },
-  required: ["id", "name", "timeZone", "feedUrl", "calendars"],
+  required: ["id", "name", "timeZone", "feedUrl", "calendars", "checkInTime", "checkOutTime", "bufferNights", "cleanerEmails"],
+  additionalProperties: false,
+} as const;
+
+/** A PATCH body of a property (CONTRACT §18): any of these, at least one. */
+export const propertyUpdateSchema = {
+  type: "object",
+  properties: {
+    name: { type: "string", minLength: 1, maxLength: 200 },
+    timeZone: { type: ["string", "null"], description: "An IANA zone, or null to unset; every reservation's nights are recomputed." },
+    checkInTime: clock,
+    checkOutTime: clock,
+    bufferNights: { type: "integer", minimum: 0, maximum: 7 },
+    cleanerEmails: { type: "array", items: { type: "string", format: "email" }, maxItems: 5, description: "Bare addresses; replaces the list." },
+  },
+  minProperties: 1,
   additionalProperties: false,
 } as const;
 
@@ -161,6 +181,7 @@ export const RESOURCE_SCHEMAS = {
   Property: propertySchema,
   PropertyCalendar: propertyCalendarSchema,
   PropertyPage: propertyPageSchema,
+  PropertyUpdate: propertyUpdateSchema,
   Reservation: reservationSchema,
   WrittenReservation: writtenReservationSchema,
   ReservationPage: reservationPageSchema,

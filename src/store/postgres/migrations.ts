@@ -307,6 +307,13 @@ export const MIGRATIONS: readonly string[] = [
     expire bigint
   );
   `,
+  // 13: twin of SQLite's step 13 (issue 38, turnovers: check-in/check-out times, buffer nights, cleaners).
+  `
+  ALTER TABLE properties ADD COLUMN check_in_time text NOT NULL DEFAULT '15:00';
+  ALTER TABLE properties ADD COLUMN check_out_time text NOT NULL DEFAULT '11:00';
+  ALTER TABLE properties ADD COLUMN buffer_nights integer NOT NULL DEFAULT 0;
+  ALTER TABLE properties ADD COLUMN cleaner_emails text NOT NULL DEFAULT '[]';
+  `,
 ];
 
 /** The schema version this code writes. */

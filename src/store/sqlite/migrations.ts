@@ -307,6 +307,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   SELECT 1;
   `,
+  // 13 (issue 38, CONTRACT §18 "Turnovers"): a property's check-in and check-out times (HH:MM in its zone),
+  // the nights kept free around every booking, and its cleaners' addresses (a JSON array of at most 5).
+  `
+  ALTER TABLE properties ADD COLUMN check_in_time TEXT NOT NULL DEFAULT '15:00';
+  ALTER TABLE properties ADD COLUMN check_out_time TEXT NOT NULL DEFAULT '11:00';
+  ALTER TABLE properties ADD COLUMN buffer_nights INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE properties ADD COLUMN cleaner_emails TEXT NOT NULL DEFAULT '[]';
+  `,
 ];
 
 /** The schema version this code writes. */
