@@ -50,7 +50,7 @@ describe.each(storeKinds())("property settings on $name", (kind: StoreKind) => {
     ];
     for (const [body, field] of bad) {
       const res = await patch(body);
-      expect([res.status, (await res.json()).error]).toEqual([422, expect.objectContaining({ code: "invalid_request", field })]);
+      expect([res.status, ((await res.json()) as { error: unknown }).error]).toEqual([422, expect.objectContaining({ code: "invalid_request", field })]);
     }
     expect(await read()).toMatchObject(wanted);
 

@@ -27,7 +27,7 @@ export function reservationQueries(db: PgDatabase): ReservationQueries {
     availabilityReservations: async (propertyId, { from, to }) =>
       availabilityRows(
         await db.query<AvailabilityDbRow>(
-          `SELECT r.id, r.status, r.arrival, r.departure, r.echo_of AS "echoOf", t.status AS "targetStatus" FROM reservations r
+          `SELECT r.id, r.status, r.arrival, r.departure, r.echo_of AS "echoOf", r.kind, t.status AS "targetStatus" FROM reservations r
            JOIN calendars c ON c.id = r.calendar_id LEFT JOIN reservations t ON t.id = r.echo_of
            WHERE c.property_id = $1 AND r.status = 'active' AND r.arrival COLLATE "C" < $2 AND r.departure COLLATE "C" > $3
            ORDER BY r.arrival COLLATE "C", r.id COLLATE "C"`,

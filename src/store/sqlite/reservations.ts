@@ -31,7 +31,7 @@ export function reservationQueries(db: Database.Database): ReservationQueries {
   );
   // One statement, one snapshot: the echoes' targets are read with them (no guest detail selected).
   const availability = db.prepare<[string, string, string], AvailabilityDbRow>(
-    `SELECT r.id, r.status, r.arrival, r.departure, r.echo_of AS echoOf, t.status AS targetStatus FROM reservations r
+    `SELECT r.id, r.status, r.arrival, r.departure, r.echo_of AS echoOf, r.kind, t.status AS targetStatus FROM reservations r
      JOIN calendars c ON c.id = r.calendar_id LEFT JOIN reservations t ON t.id = r.echo_of
      WHERE c.property_id = ? AND r.status = 'active' AND r.arrival < ? AND r.departure > ? ORDER BY r.arrival, r.id`,
   );
