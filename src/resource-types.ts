@@ -35,6 +35,22 @@ export interface Property {
   cleanerEmails: string[];
 }
 
+/** A turnover (CONTRACT §18): the departure date of an active booking and who arrives next. */
+export interface Turnover {
+  /** The departure date, `YYYY-MM-DD`, in the property's zone. */
+  date: string;
+  propertyId: string;
+  departingReservationId: string;
+  /** `HH:MM` in the property's zone. */
+  checkOutTime: string;
+  /** The next active booking's arrival on or after `date`, else null. */
+  nextArrival: { date: string; reservationId: string; checkInTime: string } | null;
+  /** The next guests arrive on `date`. */
+  sameDay: boolean;
+  /** The next arrival falls within the departing booking's buffer nights. */
+  tight: boolean;
+}
+
 /** A `PATCH /api/v1/properties/{id}` body: any of these, at least one (CONTRACT §18). */
 export interface PropertyUpdate {
   name?: string;

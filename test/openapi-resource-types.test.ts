@@ -14,6 +14,7 @@ import type {
   PropertyCalendar,
   PropertyUpdate,
   RefreshWarning,
+  Turnover,
   Reservation,
   ReservationSource,
 } from "../src/sdk/index.js";
@@ -28,6 +29,7 @@ type Written = Omit<Schema<typeof schemas.writtenReservationSchema>, "warnings">
 
 const checks = {
   Property: true satisfies Same<Schema<typeof schemas.propertySchema>, Property>,
+  Turnover: true satisfies Same<Schema<typeof schemas.turnoverSchema>, Turnover>,
   PropertyUpdate: true satisfies Same<Schema<typeof schemas.propertyUpdateSchema>, PropertyUpdate>,
   PropertyCalendar: true satisfies Same<Schema<typeof schemas.propertyCalendarSchema>, PropertyCalendar>,
   Reservation: true satisfies Same<Schema<typeof schemas.reservationSchema>, Reservation>,

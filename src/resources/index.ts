@@ -7,3 +7,4 @@ export { failureBody, stayAnswer, type ResourceFailure, type ResourceResult, typ
 export { MAX_AVAILABILITY_NIGHTS, MAX_STAY_NIGHTS, MAX_LIMIT, DEFAULT_LIMIT } from "./validate.js";
 export { updateProperty } from "./property-update.js";
 export { readPropertyChanges, readCleanerEmails, timeProblem, MAX_BUFFER_NIGHTS, MAX_CLEANER_EMAILS } from "./property-settings.js";
+export { listTurnovers, DEFAULT_TURNOVER_DAYS, MAX_TURNOVER_DAYS } from "./turnovers.js";

@@ -21,3 +21,9 @@ export const PROPERTY_RESERVATIONS_PATH = "/api/v1/properties/:id/reservations";
 export const AVAILABILITY_PATH = "/api/v1/properties/:id/availability";
 /** `PATCH` or `DELETE` one direct stay. */
 export const RESERVATION_PATH = "/api/v1/reservations/:id";
+
+/** A property's turnovers (CONTRACT §18). */
+export const PROPERTY_TURNOVERS_PATH = "/api/v1/properties/:id/turnovers";
+
+/** The turnovers of all of the token owner's properties (CONTRACT §18). */
+export const TURNOVERS_PATH = "/api/v1/turnovers";

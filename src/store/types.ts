@@ -152,6 +152,14 @@ export interface AvailabilityRows {
   echoTargets: Array<{ id: string; status: ReservationStatus }>;
 }
 
+/** An active booking as turnovers need it. */
+export interface TurnoverBooking {
+  id: string;
+  propertyId: string;
+  arrival: string;
+  departure: string;
+}
+
 /** One fetch of a property's outbound feed (`GET /ical/…`, a 304 included), as the route records it. */
 export interface OutboundFetch {
   propertyId: string;
@@ -296,6 +304,12 @@ export interface Store extends SyncStore, ResourceQueries {
 
   /** What `availabilityNights` needs to answer for the nights in [from, to) of a property, from one snapshot. */
   availabilityReservations(propertyId: string, range: { from: string; to: string }): Promise<AvailabilityRows>;
+
+  /**
+   * The active bookings (not echoes) of one property, or of all of an owner's, that end on or after
+   * `departingFrom`: what turnovers are made of (CONTRACT §18). Dates and ids only, nothing about the guest.
+   */
+  turnoverBookings(filter: { ownerId?: string; propertyId?: string; departingFrom: string }): Promise<TurnoverBooking[]>;
 
   /**
    * Records one fetch of a property's outbound feed in one small write: the URL's last record (same

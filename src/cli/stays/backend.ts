@@ -8,6 +8,7 @@ import type {
   DirectStayUpdate,
   NightsConflict,
   Reservation,
+  Turnover,
 } from "../../resource-types.js";
 import { CliFailure, EXIT } from "../context.js";
 
@@ -30,6 +31,8 @@ export interface StaysBackend {
   cancel(reservationId: string): Promise<Reservation>;
   /** Which nights of [from, to) are free. */
   availability(propertyId: string, range: NightRange): Promise<Availability>;
+  /** Every turnover dated in [from, to) of one property, or of all the owner's (every page). */
+  turnovers(query: NightRange & { propertyId?: string | undefined }): Promise<Turnover[]>;
 }
 
 /** The refusal both backends give when a night asked for is taken: exit 6, the stays holding them on stderr. */

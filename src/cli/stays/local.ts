@@ -46,6 +46,17 @@ export async function localStaysBackend(options: LocalStaysOptions, context: Cli
       if (!answer.ok) throw failureOf(answer);
       return answer.value;
     },
+    turnovers: async ({ propertyId, from, to }) => {
+      const all = [];
+      let cursor: string | undefined;
+      do {
+        const answer = await resources.listTurnovers(store, { ownerId, propertyId, query: { from, to, limit: "500", cursor } });
+        if (!answer.ok) throw failureOf(answer);
+        all.push(...answer.value.data);
+        cursor = answer.value.nextCursor ?? undefined;
+      } while (cursor);
+      return all;
+    },
   };
 }
 

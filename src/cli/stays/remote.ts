@@ -22,6 +22,12 @@ export function remoteStaysBackend(options: RemoteOptions, context: CliContext):
     update: (reservationId, changes) => call(() => client.reservations.update(reservationId, changes, { signal })),
     cancel: (reservationId) => call(() => client.reservations.cancel(reservationId, { signal })),
     availability: (propertyId, range) => call(() => client.properties.availability(propertyId, range, { signal })),
+    turnovers: (query) =>
+      call(async () => {
+        const all = [];
+        for await (const turnover of client.turnovers.list({ ...query, limit: 500 }, { signal })) all.push(turnover);
+        return all;
+      }),
   };
 }
 

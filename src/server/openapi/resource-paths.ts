@@ -1,6 +1,7 @@
 // The paths of API v1's resources (CONTRACT §14) in the OpenAPI document, with every status each can answer.
 import type { ApiErrorCode } from "../../types.js";
 import { AVAILABILITY_PATH, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
+import { PROPERTY_TURNOVERS_PATH, TURNOVERS_PATH } from "../routes.js";
 
 type Ref = { $ref: string };
 type Answer = (description: string, codes: ApiErrorCode[], headers?: string[]) => object;
@@ -49,7 +50,30 @@ export function resourcePaths(ref: (kind: "schemas" | "headers", name: string) =
   };
   const written = (description: string) => ({ description, headers: rateHeaders, content: json("WrittenReservation") });
 
+  const turnoverQuery = [
+    query("from", "First date (`YYYY-MM-DD`); default today in each property's zone.", { type: "string", format: "date" }),
+    query("to", "The day after the last date (exclusive); default `from` + 30 days, at most 366 days after it.", { type: "string", format: "date" }),
+    ...page,
+  ];
+  const turnoverPage = ok("A page of turnovers by date, then departing reservation id.", "TurnoverPage");
+
   return {
+    [openApiPath(PROPERTY_TURNOVERS_PATH)]: {
+      get: {
+        operationId: "listPropertyTurnovers",
+        summary: "A property's turnovers: departures with the next arrival, same-day and tight ones marked",
+        parameters: [id("property"), ...turnoverQuery],
+        responses: { "200": turnoverPage, "400": badQuery, "404": notFound, ...guarded },
+      },
+    },
+    [TURNOVERS_PATH]: {
+      get: {
+        operationId: "listTurnovers",
+        summary: "The turnovers of every property of the token's owner",
+        parameters: turnoverQuery,
+        responses: { "200": turnoverPage, "400": badQuery, ...guarded },
+      },
+    },
     [PROPERTIES_PATH]: {
       get: { operationId: "listProperties", summary: "The token owner's properties, by name", parameters: page, responses: { "200": ok("A page of properties.", "PropertyPage"), "400": badQuery, ...guarded } },
     },

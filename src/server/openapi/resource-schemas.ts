@@ -118,6 +118,33 @@ export const availabilitySchema = {
   additionalProperties: false,
 } as const;
 
+export const turnoverSchema = {
+  type: "object",
+  description: "The departure date of an active booking and the next arrival (CONTRACT §18).",
+  properties: {
+    date: { ...date, description: "The departure date, in the property's zone." },
+    propertyId: { type: "string" },
+    departingReservationId: { type: "string" },
+    checkOutTime: clock,
+    nextArrival: {
+      oneOf: [
+        {
+          type: "object",
+          properties: { date, reservationId: { type: "string" }, checkInTime: clock },
+          required: ["date", "reservationId", "checkInTime"],
+          additionalProperties: false,
+        },
+        { type: "null" },
+      ],
+      description: "The next active booking arriving on or after `date`; null when none is booked.",
+    },
+    sameDay: { type: "boolean", description: "The next guests arrive on `date`." },
+    tight: { type: "boolean", description: "The next arrival falls within the departing booking's buffer nights." },
+  },
+  required: ["date", "propertyId", "departingReservationId", "checkOutTime", "nextArrival", "sameDay", "tight"],
+  additionalProperties: false,
+} as const;
+
 const pageOf = (items: object, description: string) => ({
   type: "object",
   description,
@@ -127,6 +154,7 @@ const pageOf = (items: object, description: string) => ({
 });
 export const propertyPageSchema = pageOf(propertySchema, "A page of properties by name.");
 export const reservationPageSchema = pageOf(reservationSchema, "A page of reservations by arrival, then id.");
+export const turnoverPageSchema = pageOf(turnoverSchema, "A page of turnovers by date, then departing reservation id.");
 
 export const directStayCreateSchema = {
   type: "object",
@@ -182,6 +210,8 @@ export const RESOURCE_SCHEMAS = {
   PropertyCalendar: propertyCalendarSchema,
   PropertyPage: propertyPageSchema,
   PropertyUpdate: propertyUpdateSchema,
+  Turnover: turnoverSchema,
+  TurnoverPage: turnoverPageSchema,
   Reservation: reservationSchema,
   WrittenReservation: writtenReservationSchema,
   ReservationPage: reservationPageSchema,

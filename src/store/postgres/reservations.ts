@@ -4,9 +4,9 @@ import type { PgDatabase } from "./pool.js";
 import { PROPERTY_ORDER } from "./properties.js";
 import { toReservationRow, type ReservationDbRow } from "./rows.js";
 import { availabilityRows, type AvailabilityDbRow } from "../availability-rows.js";
-import type { Store } from "../types.js";
+import type { Store, TurnoverBooking } from "../types.js";
 
-export type ReservationQueries = Pick<Store, "listReservations" | "propertyFeedReservations" | "availabilityReservations">;
+export type ReservationQueries = Pick<Store, "listReservations" | "propertyFeedReservations" | "availabilityReservations" | "turnoverBookings">;
 
 /** The reservation listings of one database. */
 export function reservationQueries(db: PgDatabase): ReservationQueries {
@@ -33,6 +33,14 @@ export function reservationQueries(db: PgDatabase): ReservationQueries {
            ORDER BY r.arrival COLLATE "C", r.id COLLATE "C"`,
           [propertyId, to, from],
         ),
+      ),
+    turnoverBookings: ({ ownerId = null, propertyId = null, departingFrom }) =>
+      db.query<TurnoverBooking>(
+        `SELECT r.id, c.property_id AS "propertyId", r.arrival, r.departure FROM reservations r
+         JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
+         WHERE ($1::text IS NULL OR p.owner_id = $1) AND ($2::text IS NULL OR c.property_id = $2)
+           AND r.status = 'active' AND r.kind = 'booking' AND r.echo_of IS NULL AND r.departure COLLATE "C" >= $3`,
+        [ownerId, propertyId, departingFrom],
       ),
     // One snapshot for both reads, as SQLite's transaction gives.
     propertyFeedReservations: (propertyId) =>

@@ -100,6 +100,7 @@ const GROUP_OF = {
   listReservations: "reservations",
   propertyFeedReservations: "reservations",
   availabilityReservations: "reservations",
+  turnoverBookings: "reservations",
   recordOutboundFetch: "outboundFetches",
   propertyOutboundFetches: "outboundFetches",
   ownerCalendars: "syncPort",
