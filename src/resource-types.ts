@@ -33,6 +33,8 @@ export interface Property {
   bufferNights: number;
   /** The cleaners' addresses (at most 5), mailed about turnovers. */
   cleanerEmails: string[];
+  /** The property's cleaning feed (a capability: share it with the cleaners only); null until made. */
+  cleaningUrl: string | null;
 }
 
 /** A turnover (CONTRACT §18): the departure date of an active booking and who arrives next. */

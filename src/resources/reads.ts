@@ -70,9 +70,10 @@ export async function ownedProperty(store: Store, ownerId: string, propertyId: s
 }
 
 export async function propertyOf(store: Store, property: StoredProperty, feedBase: string): Promise<Property> {
-  const [calendars, token] = await Promise.all([
+  const [calendars, token, cleaningToken] = await Promise.all([
     store.listCalendars({ propertyId: property.id, includeDirect: true }),
     store.propertyFeedToken(property.id),
+    store.feedSecret("property-cleaning", property.id, "read"),
   ]);
   return {
     id: property.id,
@@ -92,6 +93,7 @@ export async function propertyOf(store: Store, property: StoredProperty, feedBas
     checkOutTime: property.checkOutTime,
     bufferNights: property.bufferNights,
     cleanerEmails: property.cleanerEmails,
+    cleaningUrl: cleaningToken === null ? null : `${feedBase.replace(/\/+$/, "")}/cleaning/${cleaningToken}.ics`,
   };
 }
 

@@ -152,6 +152,9 @@ export interface AvailabilityRows {
   echoTargets: Array<{ id: string; status: ReservationStatus }>;
 }
 
+/** The private feeds of CONTRACT §18, each with its own secret: a property's cleaning feed, an owner's, and the owner's calendar. */
+export type PrivateFeed = "property-cleaning" | "owner-cleaning" | "owner-calendar";
+
 /** An active booking as turnovers need it. */
 export interface TurnoverBooking {
   id: string;
@@ -310,6 +313,15 @@ export interface Store extends SyncStore, ResourceQueries {
    * `departingFrom`: what turnovers are made of (CONTRACT §18). Dates and ids only, nothing about the guest.
    */
   turnoverBookings(filter: { ownerId?: string; propertyId?: string; departingFrom: string }): Promise<TurnoverBooking[]>;
+
+  /**
+   * The secret of a private feed (CONTRACT §18): `read` answers it (null until made; reading never makes
+   * one), `make` makes one on first ask (two askers get the same), `rotate` issues a new one, `revoke`
+   * switches the feed off. `id` is the property's (`property-cleaning`) or the owner's.
+   */
+  feedSecret(feed: PrivateFeed, id: string, action: "read" | "make" | "rotate" | "revoke"): Promise<string | null>;
+  /** The property or owner id whose private feed `token` opens, or undefined. */
+  findFeedSecret(feed: PrivateFeed, token: string): Promise<string | undefined>;
 
   /**
    * Records one fetch of a property's outbound feed in one small write: the URL's last record (same

@@ -19,7 +19,7 @@ const calendar = (id: string, source: "airbnb" | "vrbo" | "booking") => ({
   failingSince: null,
 });
 
-const SETTINGS = { checkInTime: "15:00", checkOutTime: "11:00", bufferNights: 0, cleanerEmails: [] as string[] };
+const SETTINGS = { checkInTime: "15:00", checkOutTime: "11:00", bufferNights: 0, cleanerEmails: [] as string[], cleaningUrl: null };
 
 /** Three properties of one owner, by name: Harbour Cottage, Mountain Hut, Sea View Loft. */
 export function sampleProperties(): Property[] {

@@ -11,6 +11,7 @@ import { plural, stdoutPaint, writeJson, writeText } from "../output.js";
 import { requireProperty } from "../require-property.js";
 import { formatTable } from "../table.js";
 import { timeZoneOption } from "../time-zone-option.js";
+import { addPropertyCleaningCommand } from "./private-feeds.js";
 
 /** The JSON shape of a property (CONTRACT §6, §8: `timeZone` null when unset). */
 export function propertyJson(property: Property) {
@@ -175,6 +176,7 @@ export function propertyCommand(context: CliContext) {
       }
     });
 
+  addPropertyCleaningCommand(property, context);
   return property;
 }
 

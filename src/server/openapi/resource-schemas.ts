@@ -33,8 +33,9 @@ export const propertySchema = {
     checkOutTime: { ...clock, description: "Check-out time in the property's zone (default 11:00)." },
     bufferNights: { type: "integer", minimum: 0, maximum: 7, description: "Nights kept free before every booking's arrival and after its departure." },
     cleanerEmails: { type: "array", items: { type: "string", format: "email" }, maxItems: 5, description: "Mailed when a turnover in the next 14 days appears, moves or disappears." },
+    cleaningUrl: { type: ["string", "null"], description: "The cleaning feed's URL (a capability); null until made (`calsync property cleaning ID`): reading never makes one." },
   },
-  required: ["id", "name", "timeZone", "feedUrl", "calendars", "checkInTime", "checkOutTime", "bufferNights", "cleanerEmails"],
+  required: ["id", "name", "timeZone", "feedUrl", "calendars", "checkInTime", "checkOutTime", "bufferNights", "cleanerEmails", "cleaningUrl"],
   additionalProperties: false,
 } as const;
 

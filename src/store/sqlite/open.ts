@@ -44,6 +44,7 @@ export function openSqliteStore(path: string): Store {
 function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<Store>> {
   return {
     owners: async () => (await import("./owners.js")).ownerQueries(db),
+    feedSecrets: async () => (await import("./feed-secrets.js")).feedSecretQueries(db),
     tokens: async () => (await import("./tokens.js")).tokenQueries(db),
     properties: async () => (await import("./properties.js")).propertyQueries(db),
     calendars: async () => (await import("./calendars.js")).calendarQueries(db),
@@ -69,7 +70,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
 
 type Group =
   | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "syncPort" | "syncRuns" | "sessions"
-  | "webhooks" | "mail" | "syncLeases" | "hostBackoffs" | "directStays" | "connection";
+  | "webhooks" | "mail" | "syncLeases" | "hostBackoffs" | "directStays" | "connection" | "feedSecrets";
 
 /** The group of every method of the store (the compiler checks that none is missing). */
 const GROUP_OF = {
@@ -101,6 +102,8 @@ const GROUP_OF = {
   propertyFeedReservations: "reservations",
   availabilityReservations: "reservations",
   turnoverBookings: "reservations",
+  feedSecret: "feedSecrets",
+  findFeedSecret: "feedSecrets",
   recordOutboundFetch: "outboundFetches",
   propertyOutboundFetches: "outboundFetches",
   ownerCalendars: "syncPort",
