@@ -155,6 +155,21 @@ export interface AvailabilityRows {
 /** The private feeds of CONTRACT §18, each with its own secret: a property's cleaning feed, an owner's, and the owner's calendar. */
 export type PrivateFeed = "property-cleaning" | "owner-cleaning" | "owner-calendar";
 
+/** A reservation as the owner's own calendar shows it: with the guest's details, for the owner's eyes only. */
+export interface OwnerCalendarReservation {
+  id: string;
+  propertyId: string;
+  source: ReservationSource;
+  kind: ReservationKind;
+  arrival: string;
+  departure: string;
+  summary: string;
+  /** The owner's note (direct stays), else null. */
+  note: string | null;
+  /** The DESCRIPTION the channel wrote (Airbnb's "Reservation URL", "Phone Number (Last 4 Digits)"), else null. */
+  description: string | null;
+}
+
 /** An active booking as turnovers need it. */
 export interface TurnoverBooking {
   id: string;
@@ -322,6 +337,8 @@ export interface Store extends SyncStore, ResourceQueries {
   feedSecret(feed: PrivateFeed, id: string, action: "read" | "make" | "rotate" | "revoke"): Promise<string | null>;
   /** The property or owner id whose private feed `token` opens, or undefined. */
   findFeedSecret(feed: PrivateFeed, token: string): Promise<string | undefined>;
+  /** The owner's active reservations that end on or after `departingFrom`, echoes left out, for their own calendar (CONTRACT §18). */
+  ownerCalendarReservations(ownerId: string, departingFrom: string): Promise<OwnerCalendarReservation[]>;
 
   /**
    * Records one fetch of a property's outbound feed in one small write: the URL's last record (same

@@ -1,14 +1,20 @@
 // The secrets of the private feeds (CONTRACT §18): cleaning feeds and the owner's calendar, on SQLite.
 import type Database from "better-sqlite3";
 import { randomBase62 } from "../../ids.js";
-import { FEED_SECRET_COLUMNS, FEED_SECRET_LENGTH } from "../feed-secret-columns.js";
+import { FEED_SECRET_COLUMNS, FEED_SECRET_LENGTH, OWNER_CALENDAR_COLUMNS, ownerCalendarRow, type OwnerCalendarDbRow } from "../feed-secret-columns.js";
 import type { Store } from "../types.js";
 
-export type FeedSecretQueries = Pick<Store, "feedSecret" | "findFeedSecret">;
+export type FeedSecretQueries = Pick<Store, "feedSecret" | "findFeedSecret" | "ownerCalendarReservations">;
 
 /** The private feeds' secrets of one database. */
 export function feedSecretQueries(db: Database.Database): FeedSecretQueries {
+  const calendarRows = db.prepare<[string, string], OwnerCalendarDbRow>(
+    `SELECT ${OWNER_CALENDAR_COLUMNS} FROM reservations r
+     JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
+     WHERE p.owner_id = ? AND r.status = 'active' AND r.echo_of IS NULL AND r.departure >= ?`,
+  );
   return {
+    ownerCalendarReservations: async (ownerId, departingFrom) => calendarRows.all(ownerId, departingFrom).map(ownerCalendarRow),
     async feedSecret(feed, id, action) {
       const { table, column } = FEED_SECRET_COLUMNS[feed];
       if (action === "revoke") db.prepare(`UPDATE ${table} SET ${column} = NULL WHERE id = ?`).run(id);

@@ -104,6 +104,7 @@ const GROUP_OF = {
   turnoverBookings: "reservations",
   feedSecret: "feedSecrets",
   findFeedSecret: "feedSecrets",
+  ownerCalendarReservations: "feedSecrets",
   recordOutboundFetch: "outboundFetches",
   propertyOutboundFetches: "outboundFetches",
   ownerCalendars: "syncPort",
