@@ -16,10 +16,13 @@ const TARGETS = [
   { id: "directStayCreate", label: "direct stay with a fresh check ≤ 1.2 × one sync of its property", bound: 1.2, unit: "×" },
   { id: "availability365", label: "availability, 365 nights, 500 stays ≤ 5 ms server time", bound: 5, unit: "ms" },
   { id: "listPage500", label: "a list page of 500 reservations ≤ 10 ms server time", bound: 10, unit: "ms" },
+  { id: "turnovers5000", label: "turnovers, 50 properties, 5,000 stays, 90 days ≤ 20 ms server time", bound: 20, unit: "ms" },
+  { id: "cleaningFeed", label: "cleaning feed ≤ 1.2 × the outbound feed's time, same property", bound: 1.2, unit: "×" },
+  { id: "ownerCalendar", label: "owner's calendar ≤ 1.2 × the outbound feed's time, same property", bound: 1.2, unit: "×" },
 ];
 
 /** Builds the results document from the run's options and the children's answers. */
-export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync }) {
+export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync, turnovers }) {
   const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
     const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
     const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
@@ -49,6 +52,9 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     directStayCreate: resources?.createOverSync ?? null,
     availability365: resources?.availabilityMs ?? null,
     listPage500: resources?.pageMs ?? null,
+    turnovers5000: turnovers?.turnoversMs ?? null,
+    cleaningFeed: turnovers?.cleaningOverOutbound ?? null,
+    ownerCalendar: turnovers?.ownerCalendarOverOutbound ?? null,
   };
   const targets = TARGETS.map(({ id, label, bound, unit, strict, atLeast }) => {
     const value = values[id];
@@ -67,6 +73,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     ...(stall?.checks ?? []).map((c) => ({ ...c, what: `stall: ${c.what}` })),
     ...(resources?.checks ?? []).map((c) => ({ ...c, what: `resources: ${c.what}` })),
     ...(cliSync?.checks ?? []).map((c) => ({ ...c, what: `cli: ${c.what}` })),
+    ...(turnovers?.checks ?? []).map((c) => ({ ...c, what: `turnovers: ${c.what}` })),
   ];
   return {
     benchmark: "calsync",
@@ -84,6 +91,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     stall,
     fetchOverhead,
     resources,
+    turnovers,
     cliSync,
     targets,
     checks: { passed: checks.filter((c) => c.ok).length, failed: checks.filter((c) => !c.ok).map((c) => c.what) },

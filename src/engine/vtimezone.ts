@@ -6,8 +6,22 @@ import { intlZone } from "./wall-zones.js";
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 
+// Feeds are served again and again over the same zones and years: each block is worked out once.
+const made = new Map<string, string | null>();
+
 /** The VTIMEZONE block of `zone` covering the years `fromYear`–`toYear`, or null when Intl does not know the zone. */
 export function vtimezone(zone: string, fromYear: number, toYear: number): string | null {
+  const key = `${zone} ${fromYear} ${toYear}`;
+  let block = made.get(key);
+  if (block === undefined) {
+    block = buildVtimezone(zone, fromYear, toYear);
+    if (made.size >= 1000) made.clear();
+    made.set(key, block);
+  }
+  return block;
+}
+
+function buildVtimezone(zone: string, fromYear: number, toYear: number): string | null {
   const wall = intlZone(zone);
   if (!wall) return null;
   const start = Date.UTC(fromYear, 0, 1);
