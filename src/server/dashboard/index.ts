@@ -8,6 +8,7 @@ import { registerDirectStays } from "./pages/direct-stays.js";
 import { registerForgotPassword } from "./pages/forgot-password.js";
 import { registerInvite } from "./pages/invite.js";
 import { registerNotifications } from "./pages/notifications.js";
+import { registerCleaning } from "./pages/cleaning.js";
 import { registerProfile } from "./pages/profile.js";
 import { registerProperties } from "./pages/properties.js";
 import { registerProperty } from "./pages/property.js";
@@ -36,6 +37,7 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
   registerWebhooks(app, ctx);
   registerForgotPassword(app, ctx);
   registerNotifications(app, ctx);
+  registerCleaning(app, ctx);
 }
 
 /**

@@ -1,0 +1,88 @@
+// The Cleaning page in headless Chromium (CONTRACT §18), read by accessible names: the navigation link, the
+// next 30 days of turnovers across properties with same-day and tight ones marked in words, and the cleaning
+// links made, copied, rotated and revoked (the old link answering 404).
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../src/server/dashboard/passwords.js";
+import type { RunningServer } from "../src/server/index.js";
+import type { Store } from "../src/store/types.js";
+import { HAS_CHROMIUM, SKIP_NOTE } from "./helpers/chromium.js";
+import { startDashboardBrowser, type DashboardBrowser } from "./helpers/dashboard-browser.js";
+import type { FeedServer } from "./helpers/feed-server.js";
+import { buildIcs, day } from "./helpers/ics.js";
+
+if (!HAS_CHROMIUM) console.log(SKIP_NOTE);
+
+const PASSWORD = "a password for cleaning";
+
+describe.skipIf(!HAS_CHROMIUM)("the Cleaning page in a browser", () => {
+  let running: DashboardBrowser | undefined;
+  let store: Store;
+  let feeds: FeedServer;
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    running = await startDashboardBrowser("calsync-browser-cleaning-");
+    ({ store, feeds, server, browser } = running);
+  }, 60_000);
+
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  it("lists the turnovers with same-day and tight marked, and makes, rotates and revokes a cleaning link", async () => {
+    const owner = await store.createOwner("Cleo Clean", { email: "cleo@example.com" });
+    await store.setOwnerPassword(owner.id, await hashPassword(PASSWORD));
+    const loft = await store.createProperty(owner.id, "Harbour Loft");
+    await store.updateProperty(loft.id, { bufferNights: 1, checkOutTime: "10:00", checkInTime: "16:00" });
+    const hut = await store.createProperty(owner.id, "Mountain Hut");
+    const airbnb = feeds.url("/cleaning/airbnb.ics", { body: buildIcs([
+      { uid: "a1", start: day(3), end: day(5), summary: "Reserved - Secret Guest" },
+      { uid: "a2", start: day(5), end: day(8), summary: "Reserved" },
+    ]) });
+    const vrbo = feeds.url("/cleaning/vrbo.ics", { body: buildIcs([{ uid: "v1", start: day(4), end: day(6), summary: "Reserved" }]) });
+    await store.createCalendar({ propertyId: loft.id, source: "airbnb", url: airbnb });
+    await store.createCalendar({ propertyId: hut.id, source: "vrbo", url: vrbo });
+    const { syncOwner } = await import("../src/engine/sync.js");
+    await syncOwner({ store, ownerId: owner.id, allowPrivateNetworks: true });
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/sign-in`);
+    await page.getByLabel("Email").fill("cleo@example.com");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${server.url}/properties`);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Cleaning" }).click();
+    await page.getByRole("heading", { name: "Cleaning", level: 1 }).waitFor();
+
+    const table = page.getByRole("table", { name: "Turnovers in the next 30 days" });
+    const rows = (await table.getByRole("row").allInnerTexts()).slice(1).map((r) => r.replace(/\s+/g, " ").trim());
+    expect(rows).toEqual([
+      `${day(5)} Harbour Loft 10:00 ${day(5)} at 16:00 Same day Tight`,
+      `${day(6)} Mountain Hut 11:00 No next arrival booked`,
+      `${day(8)} Harbour Loft 10:00 No next arrival booked`,
+    ]);
+    expect(await page.content()).not.toContain("Secret Guest");
+
+    await page.getByRole("button", { name: "Make link: Harbour Loft" }).click();
+    await page.getByText("Link made.").waitFor();
+    const first = (await page.locator(`#cleaning-${loft.id}`).textContent())!;
+    expect(first).toMatch(/\/cleaning\/[A-Za-z0-9]{32}\.ics$/);
+    expect((await fetch(first)).status).toBe(200);
+    expect(await page.getByRole("button", { name: "Copy" }).isVisible()).toBe(true);
+
+    await page.getByRole("button", { name: "Rotate: Harbour Loft" }).click();
+    await page.getByText("New link made: the old one now answers 404.").waitFor();
+    const second = (await page.locator(`#cleaning-${loft.id}`).textContent())!;
+    expect(second).not.toBe(first);
+    expect((await fetch(first)).status).toBe(404);
+
+    await page.getByRole("button", { name: "Revoke: Harbour Loft" }).click();
+    await page.getByText("Link switched off: it now answers 404.").waitFor();
+    expect((await fetch(second)).status).toBe(404);
+    expect(await page.getByRole("button", { name: "Make link: All properties" }).count()).toBe(1);
+    await context.close();
+  });
+});
