@@ -85,4 +85,36 @@ describe.skipIf(!HAS_CHROMIUM)("the Cleaning page in a browser", () => {
     expect(await page.getByRole("button", { name: "Make link: All properties" }).count()).toBe(1);
     await context.close();
   });
+
+  it("saves the property's turnover settings from its page, and refuses a bad address naming the field, saving nothing", async () => {
+    const owner = await store.createOwner("Tim Times", { email: "tim@example.com" });
+    await store.setOwnerPassword(owner.id, await hashPassword(PASSWORD));
+    const property = await store.createProperty(owner.id, "Olive Barn");
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/sign-in`);
+    await page.getByLabel("Email").fill("tim@example.com");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${server.url}/properties`);
+    await page.goto(`${server.url}/properties/${property.id}`);
+
+    await page.getByLabel("Check-in").fill("16:00");
+    await page.getByLabel("Check-out").fill("10:00");
+    await page.getByLabel("Buffer nights").fill("1");
+    await page.getByLabel("Cleaner emails").fill("cleo@example.com\ndan@example.org");
+    await page.getByRole("button", { name: "Save turnover settings" }).click();
+    await page.getByText("Turnover settings saved.").waitFor();
+    expect(await store.getProperty(property.id)).toMatchObject({ checkInTime: "16:00", checkOutTime: "10:00", bufferNights: 1, cleanerEmails: ["cleo@example.com", "dan@example.org"] });
+    expect(await page.getByLabel("Cleaner emails").inputValue()).toBe("cleo@example.com\ndan@example.org");
+
+    await page.getByLabel("Buffer nights").fill("2");
+    await page.getByLabel("Cleaner emails").fill("Cleo <cleo@example.com>");
+    await page.getByRole("button", { name: "Save turnover settings" }).click();
+    const refusal = await page.getByRole("alert").textContent();
+    expect(refusal).toContain("Cleaner emails:");
+    expect(refusal).toContain("Nothing was saved.");
+    expect(await store.getProperty(property.id)).toMatchObject({ bufferNights: 1, cleanerEmails: ["cleo@example.com", "dan@example.org"] });
+    await context.close();
+  });
 });

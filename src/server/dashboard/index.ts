@@ -9,6 +9,7 @@ import { registerForgotPassword } from "./pages/forgot-password.js";
 import { registerInvite } from "./pages/invite.js";
 import { registerNotifications } from "./pages/notifications.js";
 import { registerCleaning } from "./pages/cleaning.js";
+import { registerPropertySettings } from "./pages/property-settings.js";
 import { registerProfile } from "./pages/profile.js";
 import { registerProperties } from "./pages/properties.js";
 import { registerProperty } from "./pages/property.js";
@@ -38,6 +39,7 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
   registerForgotPassword(app, ctx);
   registerNotifications(app, ctx);
   registerCleaning(app, ctx);
+  registerPropertySettings(app, ctx);
 }
 
 /**
