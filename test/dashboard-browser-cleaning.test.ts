@@ -117,4 +117,30 @@ describe.skipIf(!HAS_CHROMIUM)("the Cleaning page in a browser", () => {
     expect(await store.getProperty(property.id)).toMatchObject({ bufferNights: 1, cleanerEmails: ["cleo@example.com", "dan@example.org"] });
     await context.close();
   });
+
+  it("shows the owner's calendar link on Settings, saying it carries personal data, and makes and revokes it", async () => {
+    const owner = await store.createOwner("Pia Private", { email: "pia@example.com" });
+    await store.setOwnerPassword(owner.id, await hashPassword(PASSWORD));
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/sign-in`);
+    await page.getByLabel("Email").fill("pia@example.com");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${server.url}/properties`);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+    const card = page.getByRole("region", { name: "Your calendar" });
+    expect(await card.textContent()).toContain("This link carries personal data of your guests.");
+    expect(await store.feedSecret("owner-calendar", owner.id, "read")).toBeNull();
+    await card.getByRole("button", { name: "Make calendar link" }).click();
+    await page.getByText("Calendar link made.").waitFor();
+    const link = (await page.locator("#owner-calendar-url").textContent())!;
+    expect(link).toMatch(/\/ical\/owner\/[A-Za-z0-9]{32}\.ics$/);
+    const res = await fetch(link);
+    expect([res.status, res.headers.get("cache-control")]).toEqual([200, "private, no-cache"]);
+    await page.getByRole("button", { name: "Revoke calendar link" }).click();
+    await page.getByText("Calendar link switched off: it now answers 404.").waitFor();
+    expect((await fetch(link)).status).toBe(404);
+    await context.close();
+  });
 });

@@ -10,6 +10,7 @@ import { registerInvite } from "./pages/invite.js";
 import { registerNotifications } from "./pages/notifications.js";
 import { registerCleaning } from "./pages/cleaning.js";
 import { registerPropertySettings } from "./pages/property-settings.js";
+import { registerOwnerCalendarSettings } from "./pages/owner-calendar-section.js";
 import { registerProfile } from "./pages/profile.js";
 import { registerProperties } from "./pages/properties.js";
 import { registerProperty } from "./pages/property.js";
@@ -40,6 +41,7 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
   registerNotifications(app, ctx);
   registerCleaning(app, ctx);
   registerPropertySettings(app, ctx);
+  registerOwnerCalendarSettings(app, ctx);
 }
 
 /**

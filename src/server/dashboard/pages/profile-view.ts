@@ -7,6 +7,7 @@ import { csrfField, flashMessage, type Flash } from "../layout.js";
 import { MIN_PASSWORD_LENGTH } from "../passwords.js";
 import { settingsLayout } from "../settings.js";
 import { tokenSection, type TokensState } from "./token-section.js";
+import { ownerCalendarSection } from "./owner-calendar-section.js";
 
 /** What the Profile page shows besides the account: a password form's error, the token section's state. */
 export interface ProfileState {
@@ -40,6 +41,7 @@ export async function profilePage(ctx: DashboardContext, visit: Visit, state: Pr
     <button type="submit" class="button primary">Change password</button>
   </form>
 </section>
+${await ownerCalendarSection(ctx, visit)}
 <section id="api-tokens" class="settings-section" aria-labelledby="api-tokens-heading">
   <h2 id="api-tokens-heading">API tokens</h2>
   <p class="muted">For <code>POST /api/v1/calendars/sync</code>, the SDK and <code>calsync sync</code>: send one in the <code>x-api-key</code> header.</p>
