@@ -5,7 +5,7 @@ import { FAILING_STREAK } from "../engine/store-port.js";
 import type { SyncProgress } from "../engine/sync.js";
 import { createParsePool } from "../engine/parse-pool.js";
 import type { FetchLimiterOptions } from "../engine/fetch-limiter.js";
-import { openStore, resolveDatabasePath } from "../store/index.js";
+import { isPostgresUrl, openStore, resolveDatabasePath } from "../store/index.js";
 import type { Store } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
 import { createServerLog, type ServerLog } from "./access-log.js";
@@ -106,12 +106,18 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
           onError: (error) => log.event("error", "parse worker failed", { error: messageOf(error) }),
         });
   const ownsStore = !options.store;
+  const location = options.store ? undefined : resolveDatabasePath(options.dbPath, process.env);
   const store =
     options.store ??
-    (await openStore(resolveDatabasePath(options.dbPath, process.env)).catch(async (error: unknown) => {
+    (await openStore(location!).catch(async (error: unknown) => {
       await pool?.close();
       throw error;
     }));
+  // `calsync db restore` refuses to swap a SQLite file this server holds.
+  const releaseServeLock =
+    location && location !== ":memory:" && !isPostgresUrl(location)
+      ? (await import("../store/sqlite/serve-lock.js")).holdServeLock(location)
+      : undefined;
   let rateLimiter: TokenRateLimiter | null;
   let apiRateLimiter: TokenRateLimiter | null;
   try {
@@ -122,6 +128,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   } catch (error) {
     await pool?.close();
     if (ownsStore) await store.close();
+    releaseServeLock?.();
     throw error;
   }
 
@@ -170,6 +177,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   } catch (error) {
     await pool?.close();
     if (ownsStore) await store.close();
+    releaseServeLock?.();
     throw error;
   }
   // listhen's own URL drops port 80 but keeps the colon ("http://host:"), so build it from the address.
@@ -220,6 +228,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     await pool?.close();
     // Each calendar is one transaction, so closing now cannot leave one half-written.
     if (ownsStore) await store.close();
+    releaseServeLock?.();
     log.event("info", "stopped");
   };
   return {
