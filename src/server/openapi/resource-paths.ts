@@ -1,12 +1,10 @@
 // The paths of API v1's resources (CONTRACT §14) in the OpenAPI document, with every status each can answer.
 import type { ApiErrorCode } from "../../types.js";
-import { AVAILABILITY_PATH, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
+import { openApiPath, AVAILABILITY_PATH, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
 
 type Ref = { $ref: string };
 type Answer = (description: string, codes: ApiErrorCode[], headers?: string[]) => object;
 
-/** `/api/v1/properties/:id` → `/api/v1/properties/{id}`. */
-const openApiPath = (route: string) => route.replace(/:(\w+)/g, "{$1}");
 
 /** The resource paths; `refs` builds `$ref`s, `headers` the rate-limit headers' refs, `common` the parser's errors. */
 export function resourcePaths(ref: (kind: "schemas" | "headers", name: string) => Ref, rateHeaders: Record<string, Ref>, common: Record<string, object>) {
