@@ -71,8 +71,8 @@ export type OwnErrors = Partial<Record<"400" | "404" | "409" | "413" | "422", { 
  * parameter's 400, 500 and 503, and the operation's `own` (its 400 and 413 described beside the parser's).
  */
 export function resourceErrors(own: OwnErrors = {}): Record<string, ReturnType<typeof errorAnswer>> {
-  const answer = (description: string, codes: ApiErrorCode[], headers: HeaderName[] = []) =>
-    errorAnswer(description, codes, [...headers, ...RATE_HEADERS], "ResourceErrorBody");
+  const answer = (description: string, codes: ApiErrorCode[], headers: HeaderName[] = [], rated = true) =>
+    errorAnswer(description, codes, [...headers, ...(rated ? RATE_HEADERS : [])], "ResourceErrorBody");
   const parser = (status: keyof typeof PARSER) => `${PARSER[status]} The HTTP parser's answer carries no RateLimit headers.`;
   const bad = ["A query parameter given more than once (`error.field` names it).", own["400"]?.description, parser("400")];
   const errors: Record<string, ReturnType<typeof errorAnswer>> = {
@@ -80,10 +80,10 @@ export function resourceErrors(own: OwnErrors = {}): Record<string, ReturnType<t
     "401": answer("The token is missing, malformed, unknown, expired or revoked.", ["missing_token", "invalid_token", "expired_token", "revoked_token"], ["WWW-Authenticate"]),
     "403": answer("The token lacks the route's scope (`read` for GET, `write` for POST, PATCH and DELETE); the message names it.", ["insufficient_scope"]),
     "405": answer("Another method on this path; `Allow` and the message name the methods it takes.", ["method_not_allowed"], ["Allow"]),
-    "408": answer(parser("408"), ["bad_request"]),
+    "408": answer(PARSER["408"], ["bad_request"], [], false),
     "413": answer([own["413"]?.description, parser("413")].filter(Boolean).join(" "), ["request_too_large"]),
     "429": answer("The token used up its requests to the resource routes for this window (apart from sync's).", ["rate_limited"], ["Retry-After"]),
-    "431": answer(parser("431"), ["request_too_large"]),
+    "431": answer(PARSER["431"], ["request_too_large"], [], false),
     "500": COMMON_ERRORS["500"],
     "503": COMMON_ERRORS["503"],
   };
