@@ -5,6 +5,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../src/server/openapi/document.js";
+import { exampleStayCreate } from "../src/server/openapi/examples.js";
 import { ownerWith, useServerFixtures } from "./helpers/server-fixtures.js";
 
 const ID = "https://calsync.invalid/openapi.json";
@@ -68,6 +69,9 @@ describe("the OpenAPI document's examples, links and statuses", () => {
       const validate = schemaAt(schema);
       expect(validate(value), `${where}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
+    // A stay over is a 422: the examples must stay ahead of the calendar (move EXAMPLE_YEAR in examples.ts).
+    const yearAhead = new Date(Date.now() + 366 * 86_400_000).toISOString().slice(0, 10);
+    expect(exampleStayCreate.arrival > yearAhead, "the examples' stays are less than a year ahead: raise EXAMPLE_YEAR").toBe(true);
     // The check can fail: a date of the wrong shape does not pass the schema.
     expect(schemaAt(["components", "schemas", "DirectStayCreate"])({ kind: "booking", arrival: "20300701", departure: "2030-07-05" })).toBe(false);
   });

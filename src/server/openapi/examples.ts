@@ -4,6 +4,10 @@
 // each against its schema and sends the request examples to a real server.
 import type { Availability, DirectStayCreate, DirectStayUpdate, NightsConflict, Property, RefreshWarning, Reservation } from "../../resource-types.js";
 
+/** The year the examples' stays fall in; test/openapi-examples.test.ts asks for it to stay a year ahead. */
+export const EXAMPLE_YEAR = 2030;
+const on = (monthDay: string) => `${EXAMPLE_YEAR}-${monthDay}`;
+
 const propertyId = "prp_0VcElbgWpj5Jfp9UaQ4W";
 const airbnbCalendarId = "cal_0VcElbgXoz7NhQrIp2sY";
 const directCalendarId = "cal_0VcElbgYAHX0V6TKFyJm";
@@ -19,7 +23,7 @@ export const exampleProperty: Property = {
       source: "airbnb",
       url: "https://www.airbnb.com/calendar/ical/12345678.ics?s=***",
       status: "success",
-      lastSyncedAt: "2030-06-20T09:15:02.114Z",
+      lastSyncedAt: `${EXAMPLE_YEAR}-06-20T09:15:02.114Z`,
       consecutiveFailures: 0,
       failingSince: null,
     },
@@ -35,13 +39,13 @@ export const exampleReservation: Reservation = {
   source: "direct",
   kind: "booking",
   status: "active",
-  arrival: "2030-07-01",
-  departure: "2030-07-05",
+  arrival: on("07-01"),
+  departure: on("07-05"),
   summary: "Ms Lee, booked by phone",
   note: "Arrives on the late ferry",
   echoOf: null,
-  createdAt: "2030-06-20T09:15:03.540Z",
-  updatedAt: "2030-06-20T09:15:03.540Z",
+  createdAt: `${EXAMPLE_YEAR}-06-20T09:15:03.540Z`,
+  updatedAt: `${EXAMPLE_YEAR}-06-20T09:15:03.540Z`,
 };
 
 export const exampleRefreshWarning: RefreshWarning = {
@@ -50,31 +54,34 @@ export const exampleRefreshWarning: RefreshWarning = {
   message: "the airbnb calendar could not be refreshed (timeout); checked as last stored",
 };
 
-export const exampleConflict: NightsConflict = { reservationId: "rsv_0VcElbgYEyhnYRN2f1qM", source: "airbnb", arrival: "2030-07-03", departure: "2030-07-08" };
+export const exampleConflict: NightsConflict = { reservationId: "rsv_0VcElbgYEyhnYRN2f1qM", source: "airbnb", arrival: on("07-03"), departure: on("07-08") };
 
 export const exampleAvailability: Availability = {
   propertyId,
   timeZone: "Europe/Lisbon",
-  from: "2030-06-29",
-  to: "2030-07-02",
+  from: on("06-29"),
+  to: on("07-02"),
   nights: [
-    { date: "2030-06-29", available: true, reservationIds: [] },
-    { date: "2030-06-30", available: true, reservationIds: [] },
-    { date: "2030-07-01", available: false, reservationIds: [exampleReservation.id] },
+    { date: on("06-29"), available: true, reservationIds: [] },
+    { date: on("06-30"), available: true, reservationIds: [] },
+    { date: on("07-01"), available: false, reservationIds: [exampleReservation.id] },
   ],
 };
 
 /** A POST body: real dates, arrival before departure, years ahead. */
 export const exampleStayCreate: DirectStayCreate = {
   kind: "booking",
-  arrival: "2030-07-01",
-  departure: "2030-07-05",
+  arrival: on("07-01"),
+  departure: on("07-05"),
   summary: "Ms Lee, booked by phone",
   note: "Arrives on the late ferry",
 };
 
+/** A block of the owner's own, checked without a refresh. */
+export const exampleBlock: DirectStayCreate = { kind: "block", arrival: on("12-22"), departure: on("12-27"), summary: "Owner's week", refresh: false };
+
 /** A PATCH body for the stay above: one night more. */
-export const exampleStayUpdate: DirectStayUpdate = { departure: "2030-07-06", note: "Late check-out agreed" };
+export const exampleStayUpdate: DirectStayUpdate = { departure: on("07-06"), note: "Late check-out agreed" };
 
 /** Dates and other query values that a real server reads as given. */
-export const exampleQuery = { from: "2030-07-01", to: "2030-08-01", status: "all", limit: 50 } as const;
+export const exampleQuery = { from: on("07-01"), to: on("08-01"), status: "all", limit: 50 } as const;

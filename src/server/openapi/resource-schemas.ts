@@ -1,6 +1,7 @@
 // JSON Schemas of API v1's resources (CONTRACT §14), mirroring src/resource-types.ts; the document names them.
 import {
   exampleAvailability,
+  exampleBlock,
   exampleConflict,
   exampleProperty,
   exampleRefreshWarning,
@@ -138,7 +139,7 @@ export const directStayCreateSchema = {
   },
   required: ["kind", "arrival", "departure"],
   additionalProperties: false,
-  examples: [exampleStayCreate, { kind: "block", arrival: "2030-12-22", departure: "2030-12-27", summary: "Owner's week", refresh: false }],
+  examples: [exampleStayCreate, exampleBlock],
 } as const;
 
 export const directStayUpdateSchema = {
@@ -177,7 +178,7 @@ export const resourceErrorBodySchema = {
   examples: [
     {
       ok: false,
-      error: { code: "nights_unavailable", message: "the nights 2030-07-03 to 2030-07-05 are taken (airbnb)" },
+      error: { code: "nights_unavailable", message: `the nights are taken: airbnb ${exampleConflict.arrival}–${exampleConflict.departure}` },
       conflicts: [exampleConflict],
     },
   ],
