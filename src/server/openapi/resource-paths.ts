@@ -1,11 +1,12 @@
 // The paths of API v1's resources (CONTRACT §14) in the OpenAPI document, with every status each can answer,
 // examples a real server accepts and links from each answer to the operations its ids feed.
 import { AVAILABILITY_PATH, openApiPath, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
+import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY } from "../api/body.js";
 import { headersOf, RATE_HEADERS, ref, resourceErrors } from "./answers.js";
 import { exampleProperty, exampleQuery, exampleReservation, exampleStayCreate, exampleStayUpdate } from "./examples.js";
 
-/** The longest `Idempotency-Key` and its characters (visible ASCII), as src/server/api/body.ts checks them. */
-export const IDEMPOTENCY_KEY_SCHEMA = { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7E]+$" } as const;
+/** The longest `Idempotency-Key` and its characters (visible ASCII), from the check the routes make. */
+const IDEMPOTENCY_KEY_SCHEMA = { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY, pattern: IDEMPOTENCY_KEY_PATTERN } as const;
 
 const json = (schema: string, example?: unknown) => ({
   "application/json": { schema: ref("schemas", schema), ...(example === undefined ? {} : { example }) },
