@@ -59,7 +59,7 @@ export const COMMON_ERRORS = {
   "413": errorAnswer(PARSER["413"], ["request_too_large"]),
   "431": errorAnswer(PARSER["431"], ["request_too_large"]),
   "500": errorAnswer("Unexpected fault; the message quotes the request id to look up in the server's log.", ["internal_error"], RATE_HEADERS),
-  "503": errorAnswer("The database cannot be reached; retry after `Retry-After`.", ["unavailable"], ["Retry-After", ...RATE_HEADERS]),
+  "503": errorAnswer("The database cannot be reached, or the server is stopping; retry after `Retry-After`.", ["unavailable"], ["Retry-After", ...RATE_HEADERS]),
 };
 
 /** What a resource operation answers beyond every route's errors, by status: why, and which `error.code`s. */
