@@ -19,10 +19,11 @@ const TARGETS = [
   { id: "turnovers5000", label: "turnovers, 50 properties, 5,000 stays, 90 days ≤ 20 ms server time", bound: 20, unit: "ms" },
   { id: "cleaningFeed", label: "cleaning feed ≤ 1.2 × the outbound feed's time, same property", bound: 1.2, unit: "×" },
   { id: "ownerCalendar", label: "owner's calendar ≤ 1.2 × the outbound feed's time, same property", bound: 1.2, unit: "×" },
+  { id: "backupBlockMax", label: "a backup of a 1 GiB database holds no /healthz over 50 ms", bound: 50, unit: "ms" },
 ];
 
 /** Builds the results document from the run's options and the children's answers. */
-export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync, turnovers }) {
+export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync, turnovers, backup }) {
   const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
     const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
     const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
@@ -55,6 +56,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     turnovers5000: turnovers?.turnoversMs ?? null,
     cleaningFeed: turnovers?.cleaningOverOutbound ?? null,
     ownerCalendar: turnovers?.ownerCalendarOverOutbound ?? null,
+    backupBlockMax: backup?.maxMs ?? null,
   };
   const targets = TARGETS.map(({ id, label, bound, unit, strict, atLeast }) => {
     const value = values[id];
@@ -74,6 +76,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     ...(resources?.checks ?? []).map((c) => ({ ...c, what: `resources: ${c.what}` })),
     ...(cliSync?.checks ?? []).map((c) => ({ ...c, what: `cli: ${c.what}` })),
     ...(turnovers?.checks ?? []).map((c) => ({ ...c, what: `turnovers: ${c.what}` })),
+    ...(backup?.checks ?? []).map((c) => ({ ...c, what: `backup: ${c.what}` })),
   ];
   return {
     benchmark: "calsync",
@@ -93,6 +96,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     resources,
     turnovers,
     cliSync,
+    backup,
     targets,
     checks: { passed: checks.filter((c) => c.ok).length, failed: checks.filter((c) => !c.ok).map((c) => c.what) },
   };
@@ -192,6 +196,12 @@ export function formatTable(results) {
   }
   out.push(...formatCli(results, { grid, fixed, ms }));
   out.push(...formatSpeed(results, { grid, fixed, ms }));
+  const b = results.backup;
+  if (b) {
+    out.push(`Backup of a ${b.databaseMiB} MiB SQLite file while serve answers /healthz every ${b.pollEveryMs} ms`);
+    const row = (label, x) => [label, `${fixed(x.seconds, 1)} s`, String(x.polls), ms(x.p50Ms), ms(x.p99Ms), ms(x.maxMs)];
+    out.push(...grid(["backup", "took", "polls", "p50", "p99", "max"], [row("none (the floor, same server)", b.idle), row("serve --backup-dir (worker thread)", b.scheduled), row("calsync db backup (another process)", b.cli)]), "");
+  }
   out.push("Targets");
   for (const t of results.targets) {
     const value = t.value === null ? "not measured" : `${fixed(t.value, t.unit === "×" ? 3 : t.unit === "ms" ? (t.value < 10 ? 3 : 0) : 1)} ${t.unit}`;
