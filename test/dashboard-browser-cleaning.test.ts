@@ -83,6 +83,11 @@ describe.skipIf(!HAS_CHROMIUM)("the Cleaning page in a browser", () => {
     await page.getByText("Link switched off: it now answers 404.").waitFor();
     expect((await fetch(second)).status).toBe(404);
     expect(await page.getByRole("button", { name: "Make link: All properties" }).count()).toBe(1);
+
+    // The timeline flags the booking that arrives inside the buffer, in words a screen reader reads.
+    await page.goto(`${server.url}/properties/${loft.id}/timeline`);
+    expect(await page.locator(".bar.tight").count()).toBe(1);
+    expect(await page.locator(".bar.tight .visually-hidden").textContent()).toContain("tight turnover");
     await context.close();
   });
 
