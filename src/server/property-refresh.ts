@@ -120,7 +120,11 @@ export function createPropertyRefresh(options: PropertyRefreshOptions): Property
   };
 
   const recentOutcome = (calendar: Calendar, now: number): Outcome | undefined => {
-    if (calendar.lastSyncedAt && now - Date.parse(calendar.lastSyncedAt) < REFRESH_FRESH_MS) return { ok: true };
+    // `lastSyncedAt` is the last recorded attempt, failed or not.
+    if (calendar.lastSyncedAt && now - Date.parse(calendar.lastSyncedAt) < REFRESH_FRESH_MS) {
+      if (calendar.lastStatus !== "failed") return { ok: true };
+      return { ok: false, message: `${calendar.lastErrorMessage ?? "the calendar failed"} (fetched less than a minute ago)` };
+    }
     const failed = failedAt.get(calendar.id);
     if (failed && now - failed.at < REFRESH_FRESH_MS) return { ok: false, message: `${failed.message} (tried less than a minute ago)` };
     return undefined;
