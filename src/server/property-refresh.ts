@@ -40,7 +40,11 @@ export interface PropertyRefreshOptions {
 }
 
 /** Refreshes one property's channel calendars; resolves to the ones it could not bring up to date. */
-export type PropertyRefresh = (ownerId: string, propertyId: string) => Promise<RefreshWarning[]>;
+export interface PropertyRefresh {
+  (ownerId: string, propertyId: string): Promise<RefreshWarning[]>;
+  /** Resolves once no refresh is running, including those whose callers stopped waiting (a server's close waits for them). */
+  idle(): Promise<void>;
+}
 
 // What a refresh learnt of one calendar: brought up to date, or why not.
 type Outcome = { ok: true } | { ok: false; message: string };
@@ -130,7 +134,7 @@ export function createPropertyRefresh(options: PropertyRefreshOptions): Property
     return undefined;
   };
 
-  return async (ownerId, propertyId) => {
+  const refresh = async (ownerId: string, propertyId: string): Promise<RefreshWarning[]> => {
     const calendars = await store.listCalendars({ propertyId });
     if (calendars.length === 0) return [];
     const flight = flights.get(propertyId) ?? start(ownerId, propertyId);
@@ -145,6 +149,11 @@ export function createPropertyRefresh(options: PropertyRefreshOptions): Property
       return [{ code: "calendar_not_refreshed", calendarId: calendar.id, message: `${reason}; checked as last stored` }];
     });
   };
+  return Object.assign(refresh, {
+    async idle() {
+      while (flights.size > 0) await Promise.all([...flights.values()].map((flight) => flight.done));
+    },
+  });
 }
 
 // A run of the whole owner lists its channel calendars by property, then creation: this property's, in order.

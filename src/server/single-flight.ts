@@ -62,7 +62,7 @@ export interface SyncRunner {
   refresh: PropertyRefresh;
   /** True while a sync of `ownerId` started by this runner is going. */
   isRunning(ownerId: string): boolean;
-  /** Resolves once no sync is running (including runs that start while waiting). */
+  /** Resolves once no sync and no refresh is running (including runs that start while waiting). */
   idle(): Promise<void>;
   /** Number of owners with a sync running. */
   readonly active: number;
@@ -127,6 +127,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
     isRunning: (ownerId) => running.has(ownerId),
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running.values()]);
+      await refresh.idle();
     },
     get active() {
       return running.size;
