@@ -5,7 +5,7 @@ import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateWebhookSecret } from "../src/server/webhooks/endpoint-rules.js";
 import { buildIcs, day } from "./helpers/ics.js";
-import { ownerWith, post as syncNow, until, useServerFixtures } from "./helpers/server-fixtures.js";
+import { Gate, ics, ownerWith, post as syncNow, until, useServerFixtures } from "./helpers/server-fixtures.js";
 import { storeKinds, type StoreKind } from "./helpers/stores.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.js";
 
@@ -67,6 +67,24 @@ describe.each(storeKinds())("a direct stay's refresh on $name", (kind: StoreKind
     expect(fetches()).toEqual([3, 3, 1]);
     expect((await stay(60)).status).toBe(201);
     expect(fetches()).toEqual([3, 3, 1]);
+  });
+
+  it("joins a sync of the owner already running instead of fetching again", async () => {
+    const store = await newStore();
+    const airbnb = new Gate();
+    const ann = await ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed(airbnb.serve(ics("a1"))) }] });
+    const server = await serve(store);
+    const sync = syncNow(server, ann.token);
+    expect(await airbnb.arrivals(1)).toBe(true);
+    const made = stayPoster(server.url, ann.token, ann.propertyIds.Loft!)(11, 12);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    airbnb.open();
+    expect((await sync).status).toBe(200);
+    // The sync's answer is the refresh: the nights it found are taken, and the feed was fetched once.
+    const refused = await made;
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).not.toHaveProperty("warnings");
+    expect(airbnb.arrived).toBe(1);
   });
 
   it("answers without waiting for a hanging channel, naming it calendar_not_refreshed, and still refuses its stored nights", async () => {
