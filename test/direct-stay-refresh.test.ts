@@ -91,17 +91,27 @@ describe.each(storeKinds())("a direct stay's refresh on $name", (kind: StoreKind
     const store = await newStore();
     const hanging = countedFeed(() => {}); // never answers
     const healthy = countedFeed();
+    const barn = countedFeed();
     const ann = await ownerWith(store, "Ann", {
       Loft: [
         { source: "airbnb", url: hanging.url },
         { source: "booking", url: healthy.url },
       ],
+      Barn: [{ source: "airbnb", url: barn.url }],
     });
     const server = await serve(store, { refreshTimeoutMs: 3000 });
     const stay = stayPoster(server.url, ann.token, ann.propertyIds.Loft!);
     const [airbnb] = await store.listCalendars({ propertyId: ann.propertyIds.Loft! });
 
-    const made = await stay(20);
+    const making = stay(20);
+    await until(() => hanging.fetches === 1);
+    // The owner's other property is refreshed meanwhile, not held back by the hanging channel.
+    const barnStay = await stayPoster(server.url, ann.token, ann.propertyIds.Barn!)(20);
+    expect(barnStay.status).toBe(201);
+    expect(await barnStay.json()).not.toHaveProperty("warnings");
+    expect(barn.fetches).toBe(1);
+
+    const made = await making;
     expect(made.status).toBe(201);
     expect(((await made.json()) as { warnings: unknown[] }).warnings).toEqual([
       { code: "calendar_not_refreshed", calendarId: airbnb!.id, message: expect.stringContaining("no answer within 3000 ms") },

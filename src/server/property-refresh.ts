@@ -1,7 +1,7 @@
 // The refresh before a direct stay's check (CONTRACT §14), for the server and the CLI's local mode alike: this
 // property's channel calendars only, and of those only the ones not fetched in the last minute, under the owner's lease
 // (a sync of the owner going anywhere is waited for and its answer used; two refreshes of one property in this process
-// share one run). The caller waits at most `timeoutMs`: a calendar that has not answered by then is checked as last
+// share one run, and refreshes of the owner's other properties run beside it under the same hold of the lease). The caller waits at most `timeoutMs`: a calendar that has not answered by then is checked as last
 // stored. It is no sync anyone asked for: failures are not counted and no run is recorded (syncOwner's `refresh`).
 import type { FetchLimiter } from "../engine/fetch-limiter.js";
 import type { HostBackoffs } from "../engine/host-backoff.js";
@@ -49,6 +49,16 @@ export interface PropertyRefresh {
 // What a refresh learnt of one calendar: brought up to date, or why not.
 type Outcome = { ok: true } | { ok: false; message: string };
 
+// One hold of an owner's lease by this process's refreshes (see createPropertyRefresh).
+interface OwnerSession {
+  /** Refreshes waiting to start under the lease. */
+  pending: Array<() => Promise<void>>;
+  /** Tells the session that a refresh was queued or ended. */
+  wake?: () => void;
+  /** The lease's answer: NOTHING_RUN after our refreshes, or the response of a sync of the owner it waited for. */
+  done: Promise<SyncResponse | undefined>;
+}
+
 interface Flight {
   outcomes: Map<string, Outcome>;
   done: Promise<void>;
@@ -65,62 +75,115 @@ export function createPropertyRefresh(options: PropertyRefreshOptions): Property
   // A failure in a refresh is not stored (it must not count), so this process remembers when it last tried.
   const failedAt = new Map<string, { at: number; message: string }>();
 
+  // Refreshes of one owner's properties in this process share one hold of the owner's lease (a session): their
+  // calendars are disjoint, so a slow channel on one property holds back no other property's refresh.
+  const sessions = new Map<string, OwnerSession>();
+  const openSession = (ownerId: string): OwnerSession => {
+    const session: OwnerSession = { pending: [], done: undefined! };
+    const lease = { store, leaseMs: options.leaseMs, onWait: (l: SyncLease) => options.onWait?.(ownerId, l) };
+    session.done = runWithOwnerLease(lease, ownerId, "join", async () => {
+      const active = new Set<Promise<void>>();
+      for (;;) {
+        for (const task of session.pending.splice(0)) {
+          const running: Promise<void> = task().then(
+            () => {},
+            () => {},
+          ).finally(() => {
+            active.delete(running);
+            session.wake?.();
+          });
+          active.add(running);
+        }
+        if (active.size === 0) {
+          // Closed before the lease goes: a refresh asked for from now on opens a session of its own.
+          sessions.delete(ownerId);
+          return NOTHING_RUN;
+        }
+        await new Promise<void>((resolve) => (session.wake = resolve));
+        session.wake = undefined;
+      }
+    }).finally(() => {
+      if (sessions.get(ownerId) === session) sessions.delete(ownerId);
+    });
+    return session;
+  };
+  const enqueue = (ownerId: string, task: () => Promise<void>): OwnerSession => {
+    let session = sessions.get(ownerId);
+    if (!session) {
+      session = openSession(ownerId);
+      sessions.set(ownerId, session);
+    }
+    session.pending.push(task);
+    session.wake?.();
+    return session;
+  };
+
   const start = (ownerId: string, propertyId: string): Flight => {
     const outcomes = new Map<string, Outcome>();
     let ran = false;
-    const lease = { store, leaseMs: options.leaseMs, onWait: (l: SyncLease) => options.onWait?.(ownerId, l) };
-    const run = runWithOwnerLease(lease, ownerId, "join", async (runId) => {
+    let finished!: () => void;
+    const taskDone = new Promise<void>((resolve) => (finished = resolve));
+    const session = enqueue(ownerId, async () => {
       ran = true;
-      // Read under the lease: a refresh that waited for another one sees what that one fetched.
-      const due = new Set<string>();
-      for (const calendar of await store.listCalendars({ propertyId })) {
-        const recent = recentOutcome(calendar, clock().getTime());
-        if (recent) outcomes.set(calendar.id, recent);
-        else due.add(calendar.id);
+      try {
+        await refreshCalendars(ownerId, propertyId, outcomes);
+      } finally {
+        finished();
       }
-      if (due.size === 0) return NOTHING_RUN;
-      return syncOwner({
-        store,
-        ownerId,
-        runId,
-        trigger: "api",
-        refresh: true,
-        calendarIds: due,
-        limiter: options.limiter,
-        backoffs: options.backoffs,
-        allowPrivateNetworks: options.allowPrivateNetworks ?? false,
-        timeoutMs: Math.min(options.feedTimeoutMs ?? Number.POSITIVE_INFINITY, timeoutMs),
-        now: options.now,
-        onFeedFetched: options.onFeedFetched,
-        read: options.read,
-        onProgress: (progress) => {
-          if (progress.ok) {
-            outcomes.set(progress.calendarId, { ok: true });
-            failedAt.delete(progress.calendarId);
-            return;
-          }
-          const message = progress.error?.message ?? "the calendar could not be fetched";
-          outcomes.set(progress.calendarId, { ok: false, message });
-          failedAt.set(progress.calendarId, { at: clock().getTime(), message });
-        },
-      });
     });
+    // Another process's sync of the owner answered for us: its entries for this property are the refresh.
+    const joined = session.done.then(
+      async (response) => {
+        if (!ran && response) await outcomesOfJoined(store, propertyId, response, outcomes);
+      },
+      () => {},
+    );
     const flight: Flight = {
       outcomes,
       over: false,
-      done: run.then(
-        async (response) => {
-          // Another process's sync of the owner answered for us: its entries for this property are the refresh.
-          if (!ran && response) await outcomesOfJoined(store, propertyId, response, outcomes);
-        },
-        () => {},
-      ).finally(() => {
+      done: Promise.race([taskDone, joined]).finally(() => {
         flight.over = true;
         flights.delete(propertyId);
       }),
     };
     flights.set(propertyId, flight);
     return flight;
+  };
+
+  // Fetches the property's calendars not fetched lately, recording what became of each in `outcomes`.
+  const refreshCalendars = async (ownerId: string, propertyId: string, outcomes: Map<string, Outcome>): Promise<void> => {
+    // Read under the lease: a refresh that waited for another one sees what that one fetched.
+    const due = new Set<string>();
+    for (const calendar of await store.listCalendars({ propertyId })) {
+      const recent = recentOutcome(calendar, clock().getTime());
+      if (recent) outcomes.set(calendar.id, recent);
+      else due.add(calendar.id);
+    }
+    if (due.size === 0) return;
+    await syncOwner({
+      store,
+      ownerId,
+      trigger: "api",
+      refresh: true,
+      calendarIds: due,
+      limiter: options.limiter,
+      backoffs: options.backoffs,
+      allowPrivateNetworks: options.allowPrivateNetworks ?? false,
+      timeoutMs: Math.min(options.feedTimeoutMs ?? Number.POSITIVE_INFINITY, timeoutMs),
+      now: options.now,
+      onFeedFetched: options.onFeedFetched,
+      read: options.read,
+      onProgress: (progress) => {
+        if (progress.ok) {
+          outcomes.set(progress.calendarId, { ok: true });
+          failedAt.delete(progress.calendarId);
+          return;
+        }
+        const message = progress.error?.message ?? "the calendar could not be fetched";
+        outcomes.set(progress.calendarId, { ok: false, message });
+        failedAt.set(progress.calendarId, { at: clock().getTime(), message });
+      },
+    });
   };
 
   const recentOutcome = (calendar: Calendar, now: number): Outcome | undefined => {
@@ -151,7 +214,10 @@ export function createPropertyRefresh(options: PropertyRefreshOptions): Property
   };
   return Object.assign(refresh, {
     async idle() {
-      while (flights.size > 0) await Promise.all([...flights.values()].map((flight) => flight.done));
+      while (flights.size > 0 || sessions.size > 0) {
+        await Promise.all([...flights.values()].map((flight) => flight.done));
+        await Promise.allSettled([...sessions.values()].map((session) => session.done));
+      }
     },
   });
 }
