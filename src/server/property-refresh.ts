@@ -37,6 +37,8 @@ export interface PropertyRefreshOptions {
   onWait?: (ownerId: string, lease: SyncLease) => void;
   onFeedFetched?: SyncOwnerOptions["onFeedFetched"];
   read?: SyncOwnerOptions["read"];
+  /** Cuts running refreshes short, as a server's close cuts its syncs (`SyncOwnerOptions.signal`). */
+  signal?: AbortSignal;
 }
 
 /** Refreshes one property's channel calendars; resolves to the ones it could not bring up to date. */
@@ -173,6 +175,7 @@ export function createPropertyRefresh(options: PropertyRefreshOptions): Property
       now: options.now,
       onFeedFetched: options.onFeedFetched,
       read: options.read,
+      signal: options.signal,
       onProgress: (progress) => {
         if (progress.ok) {
           outcomes.set(progress.calendarId, { ok: true });

@@ -66,6 +66,8 @@ export interface SyncRunner {
   idle(): Promise<void>;
   /** Number of owners with a sync running. */
   readonly active: number;
+  /** Cuts every running sync short (see `SyncOwnerOptions.signal`); runs started after this are cut at once. */
+  abort(): void;
 }
 
 /** Creates a runner; share one between the HTTP app and the scheduler. */
@@ -73,6 +75,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
   const limiter = options.limiter ?? createFetchLimiter(options.fetchLimits);
   const backoffs = options.backoffs ?? createHostBackoffs();
   const running = new Map<string, Promise<SyncResponse | undefined>>();
+  const stop = new AbortController();
   const refresh = createPropertyRefresh({
     store: options.store,
     allowPrivateNetworks: options.allowPrivateNetworks,
@@ -85,6 +88,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
     onWait: options.onWait,
     onFeedFetched: options.onFeedFetched,
     read: options.read,
+    signal: stop.signal,
   });
   const start = (ownerId: string, trigger: SyncTrigger, mode: LeaseMode) => {
     const lease = { store: options.store, leaseMs: options.leaseMs, onWait: (l: SyncLease) => options.onWait?.(ownerId, l) };
@@ -98,6 +102,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
         backoffs,
         allowPrivateNetworks: options.allowPrivateNetworks ?? false,
         timeoutMs: options.feedTimeoutMs,
+        signal: stop.signal,
         now: options.now,
         onProgress: options.onProgress && ((progress) => options.onProgress?.(ownerId, trigger, progress)),
         onFeedFetched: options.onFeedFetched,
@@ -132,6 +137,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
     get active() {
       return running.size;
     },
+    abort: () => stop.abort(),
   };
 }
 
