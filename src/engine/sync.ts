@@ -126,10 +126,11 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
   const settle = async (calendar: CalendarRecord, entry: SyncResultEntry, fault?: WriteFaultError) => {
     const error = entry.result.error;
-    // A throttled calendar was not asked: it neither fails nor recovers (CONTRACT §4).
+    // A throttled calendar was not asked: it neither fails nor recovers (CONTRACT §4). Nor does one a refresh
+    // failed, or one cut short because the run was stopped (a server shutting down): the feed did not fail.
     const streak = options.dryRun
       ? undefined
-      : options.refresh && error
+      : (options.refresh || options.signal?.aborted) && error
         ? calendar.consecutiveFailures
       : error?.code === "throttled"
         ? calendar.consecutiveFailures
