@@ -4,7 +4,8 @@
 // EXDATE, RDATE) is rewritten as the wall time of its series' zone written as if it were UTC: node-ical
 // then expands rules on that wall clock exactly (UTC has no DST), on any machine. Each VEVENT says, in
 // X-CALSYNC-* properties, which zone turns its wall times back into instants (recurrence.ts), the exact
-// instant of its DTEND, and its RDATEs (a period's with the instant it ends).
+// instant of its DTEND, and its RDATEs (a period's with the instant it ends). A UTC UNTIL of its RRULE is
+// written on the same wall clock, so that it still names its instant.
 import { feedZones, type FeedZones } from "./feed-zones.js";
 import { instantToWall, UTC_ZONE, wallOf, wallToInstant, zoneLabel, type WallZone } from "./wall-zones.js";
 import { contentLines, paramOf, unquote, type Line } from "./content-lines.js";
