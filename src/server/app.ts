@@ -66,6 +66,8 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Mail to owners (CONTRACT §16): "Forgot password?" mails a link when given, else says whom to ask. @default no mail */
   mail?: DashboardMail;
+  /** A channel link not read for longer than this is `stale` (CONTRACT §17), in milliseconds. @default 24 h */
+  channelStaleAfterMs?: number;
 }
 
 // Per-request facts the access log needs, kept off the public event context.
@@ -143,6 +145,7 @@ export function createApp(options: AppOptions): H3 {
     syncLimiter: rateLimiter,
     resourceLimiter: apiRateLimiter,
     trustProxy: options.trustProxy ?? false,
+    channelStaleAfterMs: options.channelStaleAfterMs,
     requestIdOf: (event) => stateOf(event).requestId,
     onOwner: (event, ownerId) => {
       stateOf(event).ownerId = ownerId;
@@ -163,6 +166,7 @@ export function createApp(options: AppOptions): H3 {
       allowPrivateNetworks: options.allowPrivateNetworks ?? false,
       feedTimeoutMs: options.feedTimeoutMs,
       mail: options.mail,
+      channelStaleAfterMs: options.channelStaleAfterMs,
     });
   }
 

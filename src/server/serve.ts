@@ -65,6 +65,8 @@ export interface ServeOptions {
   fetchLimits?: FetchLimiterOptions;
   /** Mail to owners (CONTRACT §16): where to send it from, and the mail worker's settings (tests shorten retries). @default no mail */
   mail?: MailServeSettings;
+  /** A channel link not read for longer than this is `stale` (CONTRACT §17), in milliseconds. @default 24 h */
+  channelStaleAfterMs?: number;
 }
 
 export type { MailServeSettings } from "./mail/start.js";
@@ -159,6 +161,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     apiRateLimiter,
     allowPrivateNetworks: options.allowPrivateNetworks,
     trustProxy: options.trustProxy,
+    channelStaleAfterMs: options.channelStaleAfterMs,
     mail: options.mail && { baseUrl: options.mail.baseUrl, serverUrl: () => url, wake: () => mailer?.wake() },
     logger: log.access,
     onError: (error, requestId) => log.event("error", "request failed", { requestId, error: messageOf(error) }),

@@ -34,6 +34,7 @@ export function serveCommand(context: CliContext) {
     .option("--fetch-per-host <n>", "feeds fetched at once by this process from one host (default 6)", parseCount)
     .option("--owner-fetch-concurrency <n>", "feeds of one owner's sync fetched at once (default 8)", parseCount)
     .option("--owner-fetch-per-host <n>", "feeds of one owner's sync fetched at once from one host (default 2)", parseCount)
+    .option("--channel-stale-after <duration>", "a channel link not read for longer than this is stale, e.g. 24h, 90m, 30s (default 24h)")
     .addOption(jsonOption())
     .addHelpText(
       "after",
@@ -59,6 +60,7 @@ export function serveCommand(context: CliContext) {
       const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimitFlag(options.rateLimit);
       const apiRateLimit = options.apiRateLimit === undefined ? undefined : parseRateLimitFlag(options.apiRateLimit, "--api-rate-limit");
       const mail = mailSettings(options, env);
+      const channelStaleAfterMs = options.channelStaleAfter === undefined ? undefined : parseDuration(options.channelStaleAfter);
 
       const { startServer } = await import("../../server/serve.js");
       const server = await startServer({
@@ -80,6 +82,7 @@ export function serveCommand(context: CliContext) {
           ownerPerHost: options.ownerFetchPerHost,
         },
         mail,
+        channelStaleAfterMs,
         log: (line) => context.io.stderr.write(`${line}\n`),
       });
       if (options.json) writeJson(context, { url: server.url });
