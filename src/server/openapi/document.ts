@@ -6,6 +6,7 @@ import { OPENAPI_PATH, SYNC_PATH } from "../routes.js";
 import { withRefs } from "./refs.js";
 import { resourcePaths } from "./resource-paths.js";
 import { RESOURCE_SCHEMAS } from "./resource-schemas.js";
+import { CHANNEL_SCHEMAS } from "./channel-schemas.js";
 import { NAMED_SCHEMAS } from "./schemas.js";
 import { WEBHOOK_SCHEMAS } from "./webhook-schemas.js";
 import { WEBHOOK_EVENTS } from "./webhooks.js";
@@ -68,7 +69,7 @@ const COMMON_ERRORS = {
 };
 
 function buildDocument() {
-  const schemas = { ...NAMED_SCHEMAS, ...RESOURCE_SCHEMAS, ...WEBHOOK_SCHEMAS };
+  const schemas = { ...NAMED_SCHEMAS, ...RESOURCE_SCHEMAS, ...CHANNEL_SCHEMAS, ...WEBHOOK_SCHEMAS };
   return {
     openapi: "3.1.0",
     info: {

@@ -1,6 +1,6 @@
 // The paths of API v1's resources (CONTRACT §14) in the OpenAPI document, with every status each can answer.
 import type { ApiErrorCode } from "../../types.js";
-import { AVAILABILITY_PATH, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
+import { AVAILABILITY_PATH, CHANNELS_PATH, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
 
 type Ref = { $ref: string };
 type Answer = (description: string, codes: ApiErrorCode[], headers?: string[]) => object;
@@ -96,6 +96,15 @@ export function resourcePaths(ref: (kind: "schemas" | "headers", name: string) =
           query("to", "Exclusive end (default: from + 365 days); at most 732 nights.", { type: "string", format: "date" }),
         ],
         responses: { "200": ok("Every night in [from, to).", "Availability"), "400": badQuery, "404": notFound, ...guarded },
+      },
+    },
+    [openApiPath(CHANNELS_PATH)]: {
+      get: {
+        operationId: "propertyChannels",
+        summary: "What each channel has seen of the property's feed",
+        description: "One entry per source of the property's channel calendars: its link (the outbound URL with `exclude=source`), its reads, its status, and the nights it may still sell (CONTRACT §17).",
+        parameters: [id("property")],
+        responses: { "200": ok("Every channel link of the property, by source.", "ChannelList"), "404": notFound, ...guarded },
       },
     },
     [openApiPath(RESERVATION_PATH)]: {
