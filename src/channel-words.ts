@@ -1,6 +1,23 @@
 // "What each channel has seen" in words people read (CONTRACT §17): the CLI's table and the dashboard say the
 // same "1 h 40 min ago" and "10–15 Jul". Pure, no Node APIs.
 
+const CHANNEL_NAMES: Record<string, string> = {
+  airbnb: "Airbnb",
+  booking: "Booking.com",
+  vrbo: "Vrbo",
+  expedia: "Expedia",
+  google: "Google Calendar",
+  tripadvisor: "Tripadvisor",
+  agoda: "Agoda",
+  other: "Another channel",
+  direct: "A direct stay",
+};
+
+/** A source as its owner knows it: "Booking.com". */
+export function channelName(source: string): string {
+  return CHANNEL_NAMES[source] ?? source;
+}
+
 /** A span as people say it: "45 s", "40 min", "1 h 40 min", "2 d 3 h". */
 export function spanWords(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));

@@ -29,6 +29,10 @@ describe("channels through the SDK and the CLI", () => {
       const server = await fixtures.serve(store);
       const client = createClient({ apiKey: owner.token, baseURL: server.url });
 
+      // No feed yet: the links have no URL, and reading them makes none (CONTRACT §14).
+      expect((await client.properties.channels(propertyId)).data.map((c) => c.url)).toEqual([null, null, null]);
+      expect((await store.getProperty(propertyId))!.feedToken).toBeNull();
+      await store.propertyFeedToken(propertyId);
       const link = (await client.properties.channels(propertyId)).data.find((c) => c.source === "booking")!;
       expect(link.status).toBe("never");
       await (await fetch(link.url!, { headers: { "user-agent": "Booking.com iCal" } })).text();

@@ -27,9 +27,10 @@ export async function propertyChannels(store: Store, input: ChannelsInput & { ow
 /** The channel links of a property, by source; none without channel calendars. */
 export async function channelsOf(store: Store, property: StoredProperty, input: ChannelsInput): Promise<Channel[]> {
   const now = input.now;
-  const [calendars, token, links, reservations, fetches] = await Promise.all([
+  // Reading never makes a feed token (CONTRACT §14): a property whose feed is off has links without a URL.
+  const token = property.feedToken;
+  const [calendars, links, reservations, fetches] = await Promise.all([
     store.listCalendars({ propertyId: property.id }),
-    store.propertyFeedToken(property.id),
     store.channelLinks(property.id, new Date(now.getTime() - CHANNEL_WINDOW_MS)),
     store.channelReservations(property.id),
     store.propertyOutboundFetches(property.id),
