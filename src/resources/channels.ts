@@ -68,3 +68,9 @@ export async function channelsOf(store: Store, property: StoredProperty, input: 
     );
   });
 }
+
+/** Every channel link of every property, for the metrics; the URLs are left out (never in a label). */
+export async function everyChannelLink(store: Store, input: Omit<ChannelsInput, "feedBase">): Promise<Channel[]> {
+  const all = await Promise.all((await store.listProperties()).map((p) => channelsOf(store, p, { ...input, feedBase: "" })));
+  return all.flat();
+}

@@ -129,7 +129,13 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 
   // prom-client (and its default process metrics) is loaded only when asked for.
   const metrics = options.metrics
-    ? (await import("./metrics.js")).createServerMetrics({ outboxDepth: () => store.countPendingWebhookDeliveries() })
+    ? (await import("./metrics.js")).createServerMetrics({
+        outboxDepth: () => store.countPendingWebhookDeliveries(),
+        channelLinks: async () => {
+          const { everyChannelLink } = await import("../resources/channels.js");
+          return everyChannelLink(store, { now: new Date(), staleAfterMs: options.channelStaleAfterMs });
+        },
+      })
     : undefined;
   let webhooks: WebhookWorker | undefined;
   let mailer: OutboxWorker | undefined;
