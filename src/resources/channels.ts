@@ -26,6 +26,18 @@ export async function propertyChannels(store: Store, input: ChannelsInput & { ow
 
 /** The channel links of a property, by source; none without channel calendars. */
 export async function channelsOf(store: Store, property: StoredProperty, input: ChannelsInput): Promise<Channel[]> {
+  return (await channelStates(store, property, input)).map((state) => state.channel);
+}
+
+/** A link as the channel check needs it: its answer, when its calendar was added, and its reported streak. */
+export interface ChannelState {
+  channel: Channel;
+  addedAt: string;
+  staleNotifiedAt: string | null;
+}
+
+/** `channelsOf` with what the channel check needs beside each answer. */
+export async function channelStates(store: Store, property: StoredProperty, input: ChannelsInput): Promise<ChannelState[]> {
   const now = input.now;
   // Reading never makes a feed token (CONTRACT §14): a property whose feed is off has links without a URL.
   const token = property.feedToken;
@@ -53,7 +65,7 @@ export async function channelsOf(store: Store, property: StoredProperty, input: 
   };
   return [...addedAt.keys()].sort().map((source) => {
     const link = links.find((l) => l.source === source);
-    return channelView(
+    const channel = channelView(
       {
         source,
         url: token ? `${base}?exclude=${source}` : null,
@@ -66,6 +78,7 @@ export async function channelsOf(store: Store, property: StoredProperty, input: 
       },
       context,
     );
+    return { channel, addedAt: addedAt.get(source)!, staleNotifiedAt: link?.staleNotifiedAt ?? null };
   });
 }
 

@@ -198,6 +198,18 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     });
   }
 
+  // What each channel has seen (CONTRACT §17): stale links and long exposures reported once, through the outbox.
+  const { startChannelWatch } = await import("./channel-watch.js");
+  const channelWatch = startChannelWatch({
+    store,
+    staleAfterMs: options.channelStaleAfterMs,
+    onReported: () => {
+      webhooks?.wake();
+      mailer?.wake();
+    },
+    onError: (error) => log.event("error", "channel check failed", { error: messageOf(error) }),
+  });
+
   let scheduler: Scheduler | undefined;
   if (options.syncEveryMs !== undefined) {
     scheduler = startScheduler({
@@ -213,6 +225,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   let closing: Promise<void> | undefined;
   const close = async (graceMs: number) => {
     scheduler?.stop();
+    await channelWatch.stop();
     log.event("info", "stopping", { runningSyncs: runner.active });
     // Stop accepting; idle keep-alive connections close now, busy ones once their answer is sent.
     const httpClosed = listener.close();

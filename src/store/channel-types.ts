@@ -1,5 +1,17 @@
 // What the store keeps of each channel link's reads (CONTRACT §17): the outbound URL with `exclude=S` is S's link.
-import type { CalendarSource } from "../types.js";
+import type { CalendarSource, WebhookEvent } from "../types.js";
+
+/**
+ * What the channel check found of one link, to report once (CONTRACT §17): the store keeps the once-only
+ * state and writes the event to the outbox in the same transaction, so several instances report it once.
+ */
+export type ChannelNotice =
+  /** A stale or never-read streak: reported unless the current streak already was. */
+  | { kind: "stale"; source: CalendarSource; event: WebhookEvent }
+  /** A read after a reported streak: ends it. */
+  | { kind: "recovered"; source: CalendarSource; event: WebhookEvent }
+  /** Nights exposed too long: each night reported once; `event` is built from the nights not reported before. */
+  | { kind: "exposed"; source: CalendarSource; nights: string[]; event: (nights: string[]) => WebhookEvent };
 
 /** One link's stored state and its read times since the asked moment. */
 export interface ChannelLinkRow {
@@ -34,6 +46,8 @@ export interface ChannelQueries {
   channelLinks(propertyId: string, since: Date): Promise<ChannelLinkRow[]>;
   /** The property's active reservations of every calendar, with their first-stored times. */
   channelReservations(propertyId: string): Promise<ChannelReservation[]>;
+  /** Reports `notices` of a property once each (see `ChannelNotice`) through the outbox, at `at`; the number of events written. */
+  recordChannelNotices(input: { ownerId: string; propertyId: string; notices: ChannelNotice[]; at: Date; forgetBefore: string }): Promise<number>;
 }
 
 /** Longest `User-Agent` kept (CONTRACT §17). */

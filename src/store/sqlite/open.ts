@@ -105,6 +105,7 @@ const GROUP_OF = {
   propertyOutboundFetches: "outboundFetches",
   channelLinks: "channelLinks",
   channelReservations: "channelLinks",
+  recordChannelNotices: "channelLinks",
   ownerCalendars: "syncPort",
   calendarReservations: "syncPort",
   applyCalendarSync: "syncPort",
