@@ -16,10 +16,13 @@ const TARGETS = [
   { id: "directStayCreate", label: "direct stay with a fresh check ≤ 1.2 × one sync of its property", bound: 1.2, unit: "×" },
   { id: "availability365", label: "availability, 365 nights, 500 stays ≤ 5 ms server time", bound: 5, unit: "ms" },
   { id: "listPage500", label: "a list page of 500 reservations ≤ 10 ms server time", bound: 10, unit: "ms" },
+  // Issue 37: a read of a channel link adds ≤ 0.2 ms to the outbound answer; the channels answer ≤ 5 ms.
+  { id: "channelReadAdded", label: "recording a channel link's read adds ≤ 0.2 ms server time", bound: 0.2, unit: "ms" },
+  { id: "channelsAnswer", label: "channels answer, 5 links and 500 stays ≤ 5 ms server time", bound: 5, unit: "ms" },
 ];
 
 /** Builds the results document from the run's options and the children's answers. */
-export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync }) {
+export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync, channelReads }) {
   const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
     const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
     const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
@@ -49,6 +52,8 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     directStayCreate: resources?.createOverSync ?? null,
     availability365: resources?.availabilityMs ?? null,
     listPage500: resources?.pageMs ?? null,
+    channelReadAdded: channelReads?.addedMs ?? null,
+    channelsAnswer: channelReads?.channelsAnswerMs ?? null,
   };
   const targets = TARGETS.map(({ id, label, bound, unit, strict, atLeast }) => {
     const value = values[id];
@@ -67,6 +72,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     ...(stall?.checks ?? []).map((c) => ({ ...c, what: `stall: ${c.what}` })),
     ...(resources?.checks ?? []).map((c) => ({ ...c, what: `resources: ${c.what}` })),
     ...(cliSync?.checks ?? []).map((c) => ({ ...c, what: `cli: ${c.what}` })),
+    ...(channelReads?.checks ?? []).map((c) => ({ ...c, what: `channels: ${c.what}` })),
   ];
   return {
     benchmark: "calsync",
@@ -85,6 +91,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     fetchOverhead,
     resources,
     cliSync,
+    channelReads,
     targets,
     checks: { passed: checks.filter((c) => c.ok).length, failed: checks.filter((c) => !c.ok).map((c) => c.what) },
   };
@@ -184,6 +191,21 @@ export function formatTable(results) {
   }
   out.push(...formatCli(results, { grid, fixed, ms }));
   out.push(...formatSpeed(results, { grid, fixed, ms }));
+  if (results.channelReads) {
+    const c = results.channelReads;
+    out.push("Channel links (server time, medians)");
+    out.push(
+      ...grid(
+        ["what", "time", "ratio"],
+        [
+          ["read of a link (exclude=booking)", ms(c.readWithLinkMs, 3), `${fixed(c.linkOverPlain, 2)} × a read of nobody's link (${ms(c.readWithoutLinkMs, 3)})`],
+          ["added by recording the read", ms(c.addedMs, 3), `${fixed(c.addedMs / 0.2, 2)} × the 0.2 ms target`],
+          ["channels answer, 5 links, 500 stays", ms(c.channelsAnswerMs, 2), `${fixed(c.channelsAnswerMs / 5, 2)} × the 5 ms target`],
+        ],
+      ),
+      "",
+    );
+  }
   out.push("Targets");
   for (const t of results.targets) {
     const value = t.value === null ? "not measured" : `${fixed(t.value, t.unit === "×" ? 3 : t.unit === "ms" ? (t.value < 10 ? 3 : 0) : 1)} ${t.unit}`;

@@ -89,20 +89,28 @@ function nightsDiff(source: CalendarSource, lastServed: readonly ServedNights[],
   for (const served of lastServed) for (const date of nightsOf(served, context.today)) seen.add(date);
   const taken = new Map<string, ExposedNight>();
   // The earliest stored reservation names a night two of them cover.
-  const now = servedReservations(context.reservations, [source]).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  const now = servedReservations(context.reservations, [source]).sort((a, b) => compare(a.createdAt, b.createdAt) || compare(a.id, b.id));
   for (const r of now) {
     for (const date of nightsOf(r, context.today)) {
       if (!taken.has(date)) taken.set(date, { date, reservationId: r.id, source: r.source as ReservationSource, since: r.createdAt });
     }
   }
-  const exposed = [...taken.values()].filter((n) => !seen.has(n.date)).sort((a, b) => a.date.localeCompare(b.date));
+  const exposed = [...taken.values()].filter((n) => !seen.has(n.date)).sort((a, b) => compare(a.date, b.date));
   const freed = [...seen].filter((date) => !taken.has(date)).sort();
   return { exposed, freed };
 }
 
-// A stay's nights from today on; a long stay is walked night by night, at most its length.
+// A stay's nights from today on; each stay's are walked once however many links ask (a property's 5 links share them).
+const walked = new WeakMap<object, { today: string; dates: string[] }>();
 function nightsOf(nights: { arrival: string; departure: string }, today: string): string[] {
-  const out: string[] = [];
-  for (let date = nights.arrival < today ? today : nights.arrival; date < nights.departure; date = addDays(date, 1)) out.push(date);
-  return out;
+  const known = walked.get(nights);
+  if (known?.today === today) return known.dates;
+  const dates: string[] = [];
+  for (let date = nights.arrival < today ? today : nights.arrival; date < nights.departure; date = addDays(date, 1)) dates.push(date);
+  walked.set(nights, { today, dates });
+  return dates;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

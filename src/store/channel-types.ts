@@ -56,6 +56,9 @@ export const USER_AGENT_MAX = 200;
 /** Read times are kept this long: the usual interval and reads7d look back 7 days. */
 export const CHANNEL_READS_KEEP_MS = 7 * 86_400_000;
 
+/** Each process prunes a link's old read times on every this many reads it records (reads7d and the median look back 7 days anyway). */
+export const PRUNE_EVERY_READS = 50;
+
 /** The source a read of `exclude` counts for: exactly one excluded source, else none (CONTRACT §17). */
 export function readSource(exclude: readonly CalendarSource[]): CalendarSource | null {
   return exclude.length === 1 ? exclude[0]! : null;

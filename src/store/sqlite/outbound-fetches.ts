@@ -1,7 +1,7 @@
 // The outbound fetch log (CONTRACT §8, echoes): what each URL of a property's feed served, and when.
 import type Database from "better-sqlite3";
 import { decodeNights, encodeNights, excludeKey, excludeSources, FETCH_LOG_KEEP_PER_URL, FETCH_LOG_MAX_AGE_DAYS } from "../fetch-log.js";
-import { CHANNEL_READS_KEEP_MS, readSource, USER_AGENT_MAX } from "../channel-types.js";
+import { CHANNEL_READS_KEEP_MS, PRUNE_EVERY_READS, readSource, USER_AGENT_MAX } from "../channel-types.js";
 import type { OutboundFetch, Store } from "../types.js";
 
 export type OutboundFetchQueries = Pick<Store, "recordOutboundFetch" | "propertyOutboundFetches">;
@@ -44,13 +44,15 @@ export function outboundFetchQueries(db: Database.Database): OutboundFetchQuerie
   const readTime = db.prepare<[string, string, string]>("INSERT INTO channel_reads (property_id, source, read_at) VALUES (?, ?, ?)");
   const pruneReads = db.prepare<[string, string, string]>("DELETE FROM channel_reads WHERE property_id = ? AND source = ? AND read_at < ?");
 
+  let reads = 0;
   const record = db.transaction(({ propertyId, exclude, etag, nights, at, userAgent = null }: OutboundFetch) => {
     const key = excludeKey(exclude);
     const time = at.toISOString();
     const source = readSource(exclude);
     if (source !== null && readLink.run(propertyId, source, time, time, userAgent?.slice(0, USER_AGENT_MAX) ?? null, propertyId, source).changes > 0) {
       readTime.run(propertyId, source, time);
-      pruneReads.run(propertyId, source, new Date(at.getTime() - CHANNEL_READS_KEEP_MS).toISOString());
+      // Read times older than 7 days go now and then, not on every read: a read stays two small writes.
+      if (++reads % PRUNE_EVERY_READS === 0) pruneReads.run(propertyId, source, new Date(at.getTime() - CHANNEL_READS_KEEP_MS).toISOString());
     }
     if (nights === null) return;
     const previous = last.get(propertyId, key);
