@@ -52,6 +52,8 @@ describe.skipIf(!HAS_CHROMIUM)("the Channels section in a browser", () => {
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(`${server.url}/properties`);
+    // The overview marks the property: two links never read, Booking.com behind (no usual interval yet).
+    expect(await page.getByRole("link", { name: "Airbnb, Booking.com, Vrbo: check their calendar link" }).count()).toBe(1);
     await page.getByRole("link", { name: "Harbour Flat" }).click();
 
     const section = page.getByRole("region", { name: "Channels" });

@@ -114,3 +114,14 @@ function nightsOf(nights: { arrival: string; departure: string }, today: string)
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * Whether the properties overview marks this link: never read, stale, or behind for longer than its usual
+ * interval (a channel reading on schedule soon closes what it has not seen; without a usual interval, at once).
+ */
+export function needsAttention(channel: Channel, now: Date): boolean {
+  if (channel.status === "never" || channel.status === "stale") return true;
+  if (channel.status !== "behind") return false;
+  const oldest = Math.min(...channel.exposedNights.map((n) => Date.parse(n.since)));
+  return now.getTime() - oldest > (channel.usualIntervalSeconds ?? 0) * 1000;
+}
