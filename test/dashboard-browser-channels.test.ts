@@ -67,6 +67,12 @@ describe.skipIf(!HAS_CHROMIUM)("the Channels section in a browser", () => {
     expect(await sentence.count()).toBe(1);
     expect(await sentence.textContent()).toMatch(/took them at \d\d:\d\d; Booking\.com last read your calendar at \d\d:\d\d\.$/);
     expect(await section.getByRole("listitem").filter({ hasText: "Vrbo has never read your calendar" }).count()).toBe(1);
+
+    // The timeline shades those nights in a row of their own, in words.
+    await page.getByRole("link", { name: "Timeline" }).click();
+    const exposed = page.getByRole("row", { name: /Booking\.com may still sell/ });
+    expect(await exposed.locator(".exposed-bar").count()).toBe(1);
+    expect(await exposed.locator(".exposed-bar").textContent()).toBe(`Booking.com may sell: ${nights}`);
     await context.close();
   });
 });
