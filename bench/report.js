@@ -19,10 +19,11 @@ const TARGETS = [
   // Issue 37: a read of a channel link adds ≤ 0.2 ms to the outbound answer; the channels answer ≤ 5 ms.
   { id: "channelReadAdded", label: "recording a channel link's read adds ≤ 0.2 ms server time", bound: 0.2, unit: "ms" },
   { id: "channelsAnswer", label: "channels answer, 5 links and 500 stays ≤ 5 ms server time", bound: 5, unit: "ms" },
+  { id: "backupBlockMax", label: "a backup of a 1 GiB database holds no /healthz over 50 ms", bound: 50, unit: "ms" },
 ];
 
 /** Builds the results document from the run's options and the children's answers. */
-export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync, channelReads }) {
+export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync, backup, channelReads }) {
   const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
     const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
     const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
@@ -52,6 +53,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     directStayCreate: resources?.createOverSync ?? null,
     availability365: resources?.availabilityMs ?? null,
     listPage500: resources?.pageMs ?? null,
+    backupBlockMax: backup?.maxMs ?? null,
     channelReadAdded: channelReads?.addedMs ?? null,
     channelsAnswer: channelReads?.channelsAnswerMs ?? null,
   };
@@ -72,6 +74,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     ...(stall?.checks ?? []).map((c) => ({ ...c, what: `stall: ${c.what}` })),
     ...(resources?.checks ?? []).map((c) => ({ ...c, what: `resources: ${c.what}` })),
     ...(cliSync?.checks ?? []).map((c) => ({ ...c, what: `cli: ${c.what}` })),
+    ...(backup?.checks ?? []).map((c) => ({ ...c, what: `backup: ${c.what}` })),
     ...(channelReads?.checks ?? []).map((c) => ({ ...c, what: `channels: ${c.what}` })),
   ];
   return {
@@ -91,6 +94,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     fetchOverhead,
     resources,
     cliSync,
+    backup,
     channelReads,
     targets,
     checks: { passed: checks.filter((c) => c.ok).length, failed: checks.filter((c) => !c.ok).map((c) => c.what) },
@@ -191,6 +195,12 @@ export function formatTable(results) {
   }
   out.push(...formatCli(results, { grid, fixed, ms }));
   out.push(...formatSpeed(results, { grid, fixed, ms }));
+  const b = results.backup;
+  if (b) {
+    out.push(`Backup of a ${b.databaseMiB} MiB SQLite file while serve answers /healthz every ${b.pollEveryMs} ms`);
+    const row = (label, x) => [label, `${fixed(x.seconds, 1)} s`, String(x.polls), ms(x.p50Ms), ms(x.p99Ms), ms(x.maxMs)];
+    out.push(...grid(["backup", "took", "polls", "p50", "p99", "max"], [row("none (the floor, same server)", b.idle), row("serve --backup-dir (worker thread)", b.scheduled), row("calsync db backup (another process)", b.cli)]), "");
+  }
   if (results.channelReads) {
     const c = results.channelReads;
     out.push("Channel links (server time, medians)");

@@ -23,3 +23,6 @@ export const AVAILABILITY_PATH = "/api/v1/properties/:id/availability";
 export const CHANNELS_PATH = "/api/v1/properties/:id/channels";
 /** `PATCH` or `DELETE` one direct stay. */
 export const RESERVATION_PATH = "/api/v1/reservations/:id";
+
+/** A route pattern as the OpenAPI document and messages write it: `/api/v1/properties/:id` → `/api/v1/properties/{id}`. */
+export const openApiPath = (route: string): string => route.replace(/:(\w+)/g, "{$1}");
