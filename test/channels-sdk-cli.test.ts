@@ -70,8 +70,11 @@ describe("channels through the SDK and the CLI", () => {
     }
   });
 
-  it("exits 2 with usage for an unknown flag", async () => {
+  it("exits 2 with usage for an unknown flag, and serve for a bad --channel-stale-after", async () => {
     const result = await runBin(["channels", "--propery", "x"]);
     expect(result.code).toBe(2);
+    const serve = await runBin(["serve", "--port", "0", "--channel-stale-after", "soon"]);
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toMatch(/invalid duration "soon"/);
   });
 });
