@@ -7,6 +7,7 @@ import { startServer } from "../src/server/index.js";
 import { buildIcs, day } from "./helpers/ics.js";
 import { ownerWith, post, useServerFixtures } from "./helpers/server-fixtures.js";
 import { openStore } from "../src/store/index.js";
+import { checkChannels } from "../src/server/channel-watch.js";
 import { postgresKind, storeKinds } from "./helpers/stores.js";
 
 const BOOKING_UA = "Booking.com iCal Importer/2.1 (+https://www.booking.com)";
@@ -179,6 +180,23 @@ describe("channel links on two instances sharing PostgreSQL", () => {
       }
     } finally {
       for (const server of servers) await server.close({ graceMs: 2000 });
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("reports a stale link once when two instances check at the same moment", async () => {
+    const location = await kind.create();
+    const [a, b] = [await openStore(location), await openStore(location)];
+    try {
+      const owner = await ownerWith(a, "Ann", { Loft: [{ source: "booking", url: fixtures.feed({ body: buildIcs([]) }) }] });
+      await a.setOwnerEmail(owner.ownerId, "ann@example.com");
+      const now = new Date(Date.now() + 2 * 86_400_000);
+      const written = await Promise.all([a, b, a, b].map((store) => checkChannels(store, { staleAfterMs: 3_600_000, now })));
+      expect(written.reduce((sum, n) => sum + n, 0)).toBe(1);
+      const mails = await a.listMails(owner.ownerId);
+      expect(mails.map((m) => m.kind)).toEqual(["channel_stale"]);
+    } finally {
       await a.close();
       await b.close();
     }
