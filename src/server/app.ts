@@ -42,6 +42,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Deadline of one feed fetch, in milliseconds. @default 20000 */
   feedTimeoutMs?: number;
+  /** Longest a direct stay's check waits for its refresh, when the runner is built here. @default 8000 */
+  refreshTimeoutMs?: number;
   /** Single-flight runner to share with a scheduler; built from the options above when left out. */
   runner?: SyncRunner;
   /**
@@ -101,6 +103,7 @@ export function createApp(options: AppOptions): H3 {
       allowPrivateNetworks: options.allowPrivateNetworks,
       limiter: options.limiter,
       feedTimeoutMs: options.feedTimeoutMs,
+      refreshTimeoutMs: options.refreshTimeoutMs,
       now: options.now,
       ...options.metrics?.syncHooks,
     });

@@ -60,6 +60,8 @@ export interface ServeOptions {
    * 0 parses on the event loop. @default the machine's cores (os.availableParallelism())
    */
   parseThreads?: number;
+  /** Longest a direct stay's check waits for its refresh of the property's channels, in milliseconds (CONTRACT §14). @default 8000 */
+  refreshTimeoutMs?: number;
   /** Longest one feed may take to parse on a worker before it is stopped (parse_error), in milliseconds. @default 20000 */
   parseTimeoutMs?: number;
   /** Feeds fetched at once, by the process and by each owner's run, overall and per host. @default DEFAULT_FETCH_LIMITS (16, 6; 8, 2) */
@@ -163,6 +165,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     store,
     allowPrivateNetworks: options.allowPrivateNetworks,
     leaseMs: leaseMsFor(options.syncEveryMs),
+    refreshTimeoutMs: options.refreshTimeoutMs,
     fetchLimits: options.fetchLimits,
     onWait: (ownerId, lease) => log.event("info", "waiting for a sync running elsewhere", { ownerId, runId: lease.runId, holder: lease.holder }),
     read: pool?.read,

@@ -30,6 +30,7 @@ export function serveCommand(context: CliContext) {
     .option("--mail-from <from>", 'From of those mails, e.g. "calsync <calsync@example.com>" (or CALSYNC_MAIL_FROM)')
     .option("--base-url <url>", "public address links in mails start with (or CALSYNC_BASE_URL; default: the URL serve prints)")
     .option("--parse-timeout <ms>", "stop reading a feed that takes longer than this on its worker thread (parse_error; default 20000)", parseMilliseconds)
+    .option("--refresh-timeout <ms>", "longest a direct stay's check waits for the property's channels; slower calendars are checked as last synced (default 8000)", parseMilliseconds)
     .option("--fetch-concurrency <n>", "feeds fetched at once by this process, over all owners (default 16)", parseCount)
     .option("--fetch-per-host <n>", "feeds fetched at once by this process from one host (default 6)", parseCount)
     .option("--owner-fetch-concurrency <n>", "feeds of one owner's sync fetched at once (default 8)", parseCount)
@@ -81,6 +82,7 @@ export function serveCommand(context: CliContext) {
         apiRateLimit,
         metrics: options.metrics ?? false,
         parseTimeoutMs: options.parseTimeout,
+        refreshTimeoutMs: options.refreshTimeout,
         fetchLimits: {
           concurrency: options.fetchConcurrency,
           perHost: options.fetchPerHost,

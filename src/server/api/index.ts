@@ -28,8 +28,8 @@ export function registerApi(app: H3, options: ApiOptions): void {
   const { runner, syncLimiter, resourceLimiter, trustProxy, ...base } = options;
   registerSyncRoute(app, { ...base, runner, limiter: syncLimiter });
   const ctx: ApiContext = { ...base, limiter: resourceLimiter };
-  // The refresh before a direct stay's check is the owner's sync, joined if one is going (CONTRACT §14).
-  const resources: ResourceContext = { store: base.store, now: base.now, refresh: (ownerId) => runner.run(ownerId, "api") };
+  // The refresh before a direct stay's check: the property's calendars, through the runner's limits (CONTRACT §14).
+  const resources: ResourceContext = { store: base.store, now: base.now, refresh: runner.refresh };
   registerPropertyRoutes(app, { ...ctx, trustProxy });
   registerAvailabilityRoute(app, ctx);
   registerChannelsRoute(app, { ...ctx, trustProxy });

@@ -113,8 +113,9 @@ export function resourcePaths() {
         operationId: "createReservation",
         summary: "Put in a direct stay (a booking or a block)",
         description:
-          "Unless `refresh: false`, this property's channel calendars are synced first (joining a sync already going), so the check sees " +
-          "what the channels say now; a calendar that could not be refreshed is checked as last stored and named in `warnings`. " +
+          "Unless `refresh: false`, this property's channel calendars are synced first (joining a sync already going; one fetched less " +
+          "than 60 s ago is not fetched again), so the check sees what the channels say now. The check waits at most 8 s for them " +
+          "(the server's `--refresh-timeout`); a calendar that could not be refreshed is checked as last stored and named in `warnings`. " +
           "Then, in one transaction, the stay is stored or refused: of two requests for overlapping nights exactly one succeeds.",
         parameters: [id("property", exampleProperty.id), idempotencyKey],
         requestBody: { required: true, content: json("DirectStayCreate", exampleStayCreate) },
