@@ -35,6 +35,7 @@ export function serveCommand(context: CliContext) {
     .option("--fetch-per-host <n>", "feeds fetched at once by this process from one host (default 6)", parseCount)
     .option("--owner-fetch-concurrency <n>", "feeds of one owner's sync fetched at once (default 8)", parseCount)
     .option("--owner-fetch-per-host <n>", "feeds of one owner's sync fetched at once from one host (default 2)", parseCount)
+    .option("--channel-stale-after <duration>", "a channel link not read for longer than this is stale, e.g. 24h, 90m, 30s (default 24h)")
     .option("--shutdown-grace <duration>", "on SIGTERM/SIGINT, how long running syncs and deliveries may finish before they are cut short (default 30s)")
     .option("--backup-dir <dir>", "back the SQLite database up into this directory at start and every --backup-every")
     .option("--backup-every <duration>", "time between backups, e.g. 6h (default 24h; needs --backup-dir)")
@@ -65,6 +66,7 @@ export function serveCommand(context: CliContext) {
       const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimitFlag(options.rateLimit);
       const apiRateLimit = options.apiRateLimit === undefined ? undefined : parseRateLimitFlag(options.apiRateLimit, "--api-rate-limit");
       const mail = mailSettings(options, env);
+      const channelStaleAfterMs = options.channelStaleAfter === undefined ? undefined : parseDuration(options.channelStaleAfter);
       const backups = backupSettings(options);
 
       const { startServer } = await import("../../server/serve.js");
@@ -88,6 +90,7 @@ export function serveCommand(context: CliContext) {
           ownerPerHost: options.ownerFetchPerHost,
         },
         mail,
+        channelStaleAfterMs,
         backups,
         shutdownGraceMs: options.shutdownGrace === undefined ? undefined : parseDuration(options.shutdownGrace),
         log: (line) => context.io.stderr.write(`${line}\n`),
