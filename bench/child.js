@@ -17,6 +17,7 @@ const tasks = {
   resources: async () => (await import("./resources.js")).runResources(config),
   turnovers: async () => (await import("./turnovers.js")).runTurnovers(config),
   cliSync: async () => (await import("./cli-sync.js")).runCliSync(config),
+  channels: async () => (await import("./channel-reads.js")).runChannelReads(config),
   backup: async () => (await import("./backup.js")).runBackup(config),
 };
 

@@ -19,11 +19,14 @@ const TARGETS = [
   { id: "turnovers5000", label: "turnovers, 50 properties, 5,000 stays, 90 days ≤ 20 ms server time", bound: 20, unit: "ms" },
   { id: "cleaningFeed", label: "cleaning feed ≤ 1.2 × the outbound feed's time, same property", bound: 1.2, unit: "×" },
   { id: "ownerCalendar", label: "owner's calendar ≤ 1.2 × the outbound feed's time, same property", bound: 1.2, unit: "×" },
+  // Issue 37: a read of a channel link adds ≤ 0.2 ms to the outbound answer; the channels answer ≤ 5 ms.
+  { id: "channelReadAdded", label: "recording a channel link's read adds ≤ 0.2 ms server time", bound: 0.2, unit: "ms" },
+  { id: "channelsAnswer", label: "channels answer, 5 links and 500 stays ≤ 5 ms server time", bound: 5, unit: "ms" },
   { id: "backupBlockMax", label: "a backup of a 1 GiB database holds no /healthz over 50 ms", bound: 50, unit: "ms" },
 ];
 
 /** Builds the results document from the run's options and the children's answers. */
-export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync, turnovers, backup }) {
+export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync, turnovers, backup, channelReads }) {
   const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
     const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
     const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
@@ -57,6 +60,8 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     cleaningFeed: turnovers?.cleaningOverOutbound ?? null,
     ownerCalendar: turnovers?.ownerCalendarOverOutbound ?? null,
     backupBlockMax: backup?.maxMs ?? null,
+    channelReadAdded: channelReads?.addedMs ?? null,
+    channelsAnswer: channelReads?.channelsAnswerMs ?? null,
   };
   const targets = TARGETS.map(({ id, label, bound, unit, strict, atLeast }) => {
     const value = values[id];
@@ -77,6 +82,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     ...(cliSync?.checks ?? []).map((c) => ({ ...c, what: `cli: ${c.what}` })),
     ...(turnovers?.checks ?? []).map((c) => ({ ...c, what: `turnovers: ${c.what}` })),
     ...(backup?.checks ?? []).map((c) => ({ ...c, what: `backup: ${c.what}` })),
+    ...(channelReads?.checks ?? []).map((c) => ({ ...c, what: `channels: ${c.what}` })),
   ];
   return {
     benchmark: "calsync",
@@ -97,6 +103,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     turnovers,
     cliSync,
     backup,
+    channelReads,
     targets,
     checks: { passed: checks.filter((c) => c.ok).length, failed: checks.filter((c) => !c.ok).map((c) => c.what) },
   };
@@ -201,6 +208,21 @@ export function formatTable(results) {
     out.push(`Backup of a ${b.databaseMiB} MiB SQLite file while serve answers /healthz every ${b.pollEveryMs} ms`);
     const row = (label, x) => [label, `${fixed(x.seconds, 1)} s`, String(x.polls), ms(x.p50Ms), ms(x.p99Ms), ms(x.maxMs)];
     out.push(...grid(["backup", "took", "polls", "p50", "p99", "max"], [row("none (the floor, same server)", b.idle), row("serve --backup-dir (worker thread)", b.scheduled), row("calsync db backup (another process)", b.cli)]), "");
+  }
+  if (results.channelReads) {
+    const c = results.channelReads;
+    out.push("Channel links (server time, medians)");
+    out.push(
+      ...grid(
+        ["what", "time", "ratio"],
+        [
+          ["read of a link (exclude=booking)", ms(c.readWithLinkMs, 3), `${fixed(c.linkOverPlain, 2)} × a read of nobody's link (${ms(c.readWithoutLinkMs, 3)})`],
+          ["added by recording the read", ms(c.addedMs, 3), `${fixed(c.addedMs / 0.2, 2)} × the 0.2 ms target`],
+          ["channels answer, 5 links, 500 stays", ms(c.channelsAnswerMs, 2), `${fixed(c.channelsAnswerMs / 5, 2)} × the 5 ms target`],
+        ],
+      ),
+      "",
+    );
   }
   out.push("Targets");
   for (const t of results.targets) {
