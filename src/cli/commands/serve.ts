@@ -11,6 +11,7 @@ import { feedBaseUrl } from "../base-url.js";
 import { parseDuration } from "../duration.js";
 import { dbOption, jsonOption, parseCount, parseMilliseconds, privateNetworksAllowed } from "../options.js";
 import { writeJson, writeText } from "../output.js";
+import { forTerminal } from "../terminal-text.js";
 
 /** Builds the `serve` command. */
 export function serveCommand(context: CliContext) {
@@ -80,7 +81,7 @@ export function serveCommand(context: CliContext) {
           ownerPerHost: options.ownerFetchPerHost,
         },
         mail,
-        log: (line) => context.io.stderr.write(`${line}\n`),
+        log: (line) => context.io.stderr.write(`${forTerminal(line)}\n`),
       });
       if (options.json) writeJson(context, { url: server.url });
       else writeText(context, server.url);
