@@ -22,7 +22,7 @@ export async function localStaysBackend(options: LocalStaysOptions, context: Cli
   // Heavy imports at the edge of the mode that needs them (STYLE.md), as `sync --local` loads them.
   const resources = await import("../../resources/index.js");
   const { syncOwner } = await import("../../engine/sync.js");
-  const { runWithOwnerLease } = await import("../../server/owner-lease.js");
+  const { runWithOwnerLease } = await import("../../store/owner-lease.js");
   const store = await context.store(options.db);
   const owner = await context.owner(store, options.owner);
   const allowPrivateNetworks = privateNetworksAllowed(options.allowPrivateNetworks, context.io.env);
