@@ -37,13 +37,16 @@ export async function localStaysBackend(options: LocalStaysOptions, context: Cli
   };
   // An id names its owner (CONTRACT §6): --owner is needed only to choose one, and then the id must be theirs.
   const ownerOf = async (kind: "property" | "reservation", id: string): Promise<string> => {
-    const chosen = options.owner === undefined ? undefined : await context.owner(store, options.owner);
-    const named = chosen ? undefined : kind === "property" ? (await store.getProperty(id))?.ownerId : (await store.getReservation(id))?.ownerId;
-    // An id that names nothing is not found, whoever asks: no owner to choose.
-    if (!chosen && !named) throw new CliFailure(`not found: no such ${kind} "${id}"`, EXIT.failure);
-    const owner = chosen ?? (await store.getOwner(named!))!;
+    const owner = options.owner !== undefined ? await context.owner(store, options.owner) : await ownerNamedBy(kind, id);
     ownerName = owner.name;
     return owner.id;
+  };
+  const ownerNamedBy = async (kind: "property" | "reservation", id: string) => {
+    const ownerId = kind === "property" ? (await store.getProperty(id))?.ownerId : (await store.getReservation(id))?.ownerId;
+    const owner = ownerId === undefined ? undefined : await store.getOwner(ownerId);
+    // An id that names nothing is not found, whoever asks: there is no owner to choose.
+    if (!owner) throw new CliFailure(`not found: no such ${kind} "${id}"`, EXIT.failure);
+    return owner;
   };
   return {
     create: async (propertyId, stay) => stayOf(await resources.createDirectStay(ctx, { ownerId: await ownerOf("property", propertyId), propertyId, body: stay })),
