@@ -13,7 +13,7 @@ import { storeKinds, type StoreKind } from "./helpers/stores.js";
 type JsonResponse = Omit<Response, "json"> & { json(): Promise<any> };
 
 describe.each(storeKinds())("API v1 resources on $name", (kind: StoreKind) => {
-  const { newStore, serve, feed } = useServerFixtures(kind);
+  const { newStore, serve, feed, ageFetches } = useServerFixtures(kind);
 
   const setUp = async (options: Parameters<typeof serve>[1] = {}) => {
     const store = await newStore();
@@ -94,11 +94,13 @@ describe.each(storeKinds())("API v1 resources on $name", (kind: StoreKind) => {
     const post = (payload: unknown) =>
       fetch(`${server.url}/api/v1/properties/${loft}/reservations`, { method: "POST", headers: { "x-api-key": ann.token, "content-type": "application/json" }, body: JSON.stringify(payload) });
     expect((await fetch(`${server.url}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": ann.token } })).status).toBe(200);
+    await ageFetches(store);
     body = buildIcs([{ uid: "a1", start: day(10), end: day(13), summary: "Reserved" }, { uid: "a2", start: day(30), end: day(34), summary: "Reserved" }]);
     const refused = await post({ kind: "booking", arrival: day(32), departure: day(35) });
     expect(refused.status).toBe(409);
     const answer = (await refused.json()) as { conflicts: Array<{ source: string; arrival: string }> };
     expect(answer.conflicts).toEqual([expect.objectContaining({ source: "airbnb", arrival: day(30) })]);
+    await ageFetches(store);
     status = 503;
     const made = await post({ kind: "booking", arrival: day(40), departure: day(42) });
     expect(made.status).toBe(201);

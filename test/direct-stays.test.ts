@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { syncOwner } from "../src/engine/sync.js";
 import { cancelDirectStay, createDirectStay, listReservations, propertyAvailability, updateDirectStay, type ResourceContext } from "../src/resources/index.js";
+import { createPropertyRefresh } from "../src/resources/property-refresh.js";
 import { openStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
@@ -31,8 +32,12 @@ describe.each(storeKinds())("direct stays on $name", (kind: StoreKind) => {
     const path = `/direct-${kind.name}-${++count}.ics`;
     feeds.setRoute(path, { body: buildIcs([{ uid: "a1", start: day(10), end: day(13), summary: "Reserved" }]) });
     const calendar = await store.createCalendar({ propertyId: property.id, url: feeds.url(path), source: "airbnb" });
-    const ctx: ResourceContext = { store, refresh: (ownerId) => syncOwner({ store, ownerId, allowPrivateNetworks: true }) };
-    return { store, owner, property, calendar, path, ctx };
+    // A refresh skips a calendar fetched in the last minute: `later()` moves the clock past that.
+    let at = Date.now();
+    const now = () => new Date(at);
+    const later = () => (at += 61_000);
+    const ctx: ResourceContext = { store, now, refresh: createPropertyRefresh({ store, now, allowPrivateNetworks: true }) };
+    return { store, owner, property, calendar, path, ctx, later };
   };
   const body = (arrival: number, departure: number, extra: Record<string, unknown> = {}) => ({ kind: "booking", arrival: day(arrival), departure: day(departure), ...extra });
 
@@ -50,8 +55,9 @@ describe.each(storeKinds())("direct stays on $name", (kind: StoreKind) => {
   });
 
   it("refuses nights a channel holds, naming the stay, and sees a booking added to the feed after the last sync", async () => {
-    const { owner, property, path, ctx } = await setUp();
-    await ctx.refresh(owner.id);
+    const { owner, property, path, ctx, later } = await setUp();
+    await ctx.refresh(owner.id, property.id);
+    later();
     feeds.setRoute(path, { body: buildIcs([{ uid: "a1", start: day(10), end: day(13) }, { uid: "a2", start: day(30), end: day(33), summary: "Reserved" }]) });
     const refused = await createDirectStay(ctx, { ownerId: owner.id, propertyId: property.id, body: body(31, 35) });
     expect(refused).toMatchObject({ ok: false, status: 409, code: "nights_unavailable", conflicts: [{ source: "airbnb", arrival: day(30), departure: day(33) }] });
@@ -61,8 +67,9 @@ describe.each(storeKinds())("direct stays on $name", (kind: StoreKind) => {
   });
 
   it("names a calendar that could not be refreshed and checks it as stored", async () => {
-    const { owner, property, calendar, path, ctx } = await setUp();
-    await ctx.refresh(owner.id);
+    const { owner, property, calendar, path, ctx, later } = await setUp();
+    await ctx.refresh(owner.id, property.id);
+    later();
     feeds.setRoute(path, { status: 503 });
     const made = await createDirectStay(ctx, { ownerId: owner.id, propertyId: property.id, body: body(40, 42) });
     expect(made).toMatchObject({ ok: true, warnings: [{ code: "calendar_not_refreshed", calendarId: calendar.id }] });

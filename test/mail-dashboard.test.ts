@@ -136,15 +136,16 @@ describe("Notifications page", () => {
     expect(page).toContain('<a href="/settings/notifications" aria-current="page">Notifications</a>');
     expect(page).toMatch(/name="conflicts" value="on" checked> Email me about double bookings/);
     expect(page).toMatch(/name="calendars" value="on" checked> Email me about failing calendars/);
+    expect(page).toMatch(/name="channels" value="on" checked> Email me when a channel stops reading my calendar/);
     expect(page).toContain("Mails go to gus@example.com");
 
-    expect((await browser.post("/settings/notifications", { calendars: "on" })).status).toBe(303);
-    expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true });
+    expect((await browser.post("/settings/notifications", { calendars: "on", channels: "on" })).status).toBe(303);
+    expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true, channels: true });
     const saved = await browser.page("/settings/notifications");
     expect(saved).toMatch(/name="conflicts" value="on"> Email me about double bookings/);
     expect(saved).toContain("Notifications saved.");
     // A form from elsewhere changes nothing.
     expect((await browser.post("/settings/notifications", {}, { csrf: null })).status).toBe(403);
-    expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true });
+    expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true, channels: true });
   });
 });

@@ -1,7 +1,6 @@
 // A feed that answers a web page is almost always the wrong link pasted: the listing page or the
 // channel's dashboard instead of its calendar export. Say which, and where the export link is.
 import type { CalendarSource, SyncError } from "../types.js";
-import { CHANNEL_NAMES } from "./channel-names.js";
 import { detectSource } from "./channels.js";
 
 /** What was fetched, as far as the hint needs it. */
@@ -20,6 +19,16 @@ const EXPORT_LINK: Partial<Record<CalendarSource, string>> = {
   booking: "in the Booking.com extranet open Rates & Availability → Sync calendars and copy the export link",
   vrbo: "in Vrbo open Calendar → Import/Export and copy the export link",
   google: "in Google Calendar open the calendar's Settings → Integrate calendar → Secret address in iCal format",
+};
+const CHANNEL_NAMES: Record<CalendarSource, string> = {
+  airbnb: "Airbnb",
+  booking: "Booking.com",
+  vrbo: "Vrbo",
+  expedia: "Expedia",
+  google: "Google Calendar",
+  tripadvisor: "Tripadvisor",
+  agoda: "Agoda",
+  other: "another site",
 };
 const GENERIC = "paste the channel's calendar export link (it usually ends in .ics), not the address of a page";
 

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import ical, { type VEvent } from "node-ical";
 import type { CalendarSource, SyncError } from "../types.js";
+import { canonicalLines } from "./canonical-lines.js";
 import { describeEvent, emptyBodyIsEmptyCalendar } from "./channels.js";
 import { looksLikeHtml } from "./html-answer.js";
 import { addLocalDays, formatDate } from "./local-date.js";
@@ -61,7 +62,8 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
   const bom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   // NUL is no iCalendar character (RFC 5545 §3.1) and PostgreSQL text cannot store it: both stores get the same text.
   const unmarked = bom.includes("\0") ? bom.replaceAll("\0", "") : bom;
-  const body = hasLoneCr(unmarked) ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
+  // Unfolded, names and enumerations in upper case, before any reader (the structure check too) looks.
+  const body = canonicalLines(hasLoneCr(unmarked) ? unmarked.replace(/\r\n?/g, "\n") : unmarked);
   if (!body.trim() && emptyBodyIsEmptyCalendar(options.source)) return { ok: true, events: [], unreadable: [] };
   const problem = structuralProblem(body);
   if (problem) return { ok: false, error: { code: "not_icalendar", message: `feed is not an iCalendar file (${problem})` } };

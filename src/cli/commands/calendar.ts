@@ -1,6 +1,6 @@
 // `calsync calendar add|list|remove`: the .ics feeds of a property, one per booking channel.
 import { Command, Option } from "@commander-js/extra-typings";
-import { CHANNEL_NAMES } from "../../engine/channel-names.js";
+import { channelName } from "../../channel-words.js";
 import { maskUrl } from "../../engine/mask-url.js";
 import type { Calendar } from "../../store/types.js";
 import { CALENDAR_SOURCES } from "../../types.js";
@@ -99,8 +99,8 @@ export function calendarCommand(context: CliContext) {
       const property = await store.getProperty(removed.propertyId);
       await store.removeCalendar(id);
       if (options.json) return writeJson(context, calendarJson(removed));
-      const channel = removed.source === "other" || removed.source === "direct" ? undefined : CHANNEL_NAMES[removed.source];
-      const which = channel ? `the ${channel} calendar` : `a calendar (${removed.source})`;
+      const named = removed.source !== "other" && removed.source !== "direct";
+      const which = named ? `the ${channelName(removed.source)} calendar` : `a calendar (${removed.source})`;
       const of = property ? ` of ${JSON.stringify(property.name)}` : "";
       writeText(context, `Removed ${which}${of} and its reservations (${removed.id}).`);
     });

@@ -30,10 +30,12 @@ export function serveCommand(context: CliContext) {
     .option("--mail-from <from>", 'From of those mails, e.g. "calsync <calsync@example.com>" (or CALSYNC_MAIL_FROM)')
     .option("--base-url <url>", "public address links in mails start with (or CALSYNC_BASE_URL; default: the URL serve prints)")
     .option("--parse-timeout <ms>", "stop reading a feed that takes longer than this on its worker thread (parse_error; default 20000)", parseMilliseconds)
+    .option("--refresh-timeout <ms>", "longest a direct stay's check waits for the property's channels; slower calendars are checked as last synced (default 8000)", parseMilliseconds)
     .option("--fetch-concurrency <n>", "feeds fetched at once by this process, over all owners (default 16)", parseCount)
     .option("--fetch-per-host <n>", "feeds fetched at once by this process from one host (default 6)", parseCount)
     .option("--owner-fetch-concurrency <n>", "feeds of one owner's sync fetched at once (default 8)", parseCount)
     .option("--owner-fetch-per-host <n>", "feeds of one owner's sync fetched at once from one host (default 2)", parseCount)
+    .option("--channel-stale-after <duration>", "a channel link not read for longer than this is stale, e.g. 24h, 90m, 30s (default 24h)")
     .option("--shutdown-grace <duration>", "on SIGTERM/SIGINT, how long running syncs and deliveries may finish before they are cut short (default 30s)")
     .option("--backup-dir <dir>", "back the SQLite database up into this directory at start and every --backup-every")
     .option("--backup-every <duration>", "time between backups, e.g. 6h (default 24h; needs --backup-dir)")
@@ -64,6 +66,7 @@ export function serveCommand(context: CliContext) {
       const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimitFlag(options.rateLimit);
       const apiRateLimit = options.apiRateLimit === undefined ? undefined : parseRateLimitFlag(options.apiRateLimit, "--api-rate-limit");
       const mail = mailSettings(options, env);
+      const channelStaleAfterMs = options.channelStaleAfter === undefined ? undefined : parseDuration(options.channelStaleAfter);
       const backups = backupSettings(options);
 
       const { startServer } = await import("../../server/serve.js");
@@ -79,6 +82,7 @@ export function serveCommand(context: CliContext) {
         apiRateLimit,
         metrics: options.metrics ?? false,
         parseTimeoutMs: options.parseTimeout,
+        refreshTimeoutMs: options.refreshTimeout,
         fetchLimits: {
           concurrency: options.fetchConcurrency,
           perHost: options.fetchPerHost,
@@ -86,6 +90,7 @@ export function serveCommand(context: CliContext) {
           ownerPerHost: options.ownerFetchPerHost,
         },
         mail,
+        channelStaleAfterMs,
         backups,
         shutdownGraceMs: options.shutdownGrace === undefined ? undefined : parseDuration(options.shutdownGrace),
         log: (line) => context.io.stderr.write(`${line}\n`),

@@ -10,6 +10,7 @@ import type {
   Reservation,
   ReservationSource,
 } from "../../resource-types.js";
+import type { Channel } from "../../channel-types.js";
 import { CliFailure, EXIT } from "../context.js";
 
 /** The nights asked about: [from, to), either end left to the backend's default. */
@@ -39,6 +40,16 @@ export interface StaysBackend {
   availability(propertyId: string, range: NightRange): Promise<Availability>;
   /** The property's name and its calendars' sources for messages; undefined when they cannot be read (never throws). */
   names(propertyId: string): Promise<PropertyNames | undefined>;
+  /** What each channel has seen (CONTRACT §17) of one property, or of every property of the owner. */
+  channels(propertyId?: string): Promise<PropertyChannels[]>;
+}
+
+/** One property's channel links, as `calsync channels` prints them. */
+export interface PropertyChannels {
+  propertyId: string;
+  propertyName: string;
+  timeZone: string | null;
+  channels: Channel[];
 }
 
 /** The refusal both backends give when a night asked for is taken: exit 6, the stays holding them on stderr. */

@@ -1,6 +1,6 @@
 // How a direct stay reads in one line, and the note on calendars a check could not refresh: by the names the
 // owner knows (the property's, the channel's), with the ids after them for scripts and support.
-import { CHANNEL_NAMES } from "../../engine/channel-names.js";
+import { channelName } from "../../channel-words.js";
 import type { RefreshWarning, Reservation } from "../../resource-types.js";
 import type { CliContext } from "../context.js";
 import { plural } from "../output.js";
@@ -19,7 +19,7 @@ export function warnNotRefreshed(context: CliContext, warnings: readonly Refresh
   for (const warning of warnings ?? []) {
     const source = names?.calendars.find((calendar) => calendar.id === warning.calendarId)?.source;
     const known = source !== undefined && source !== "other" && source !== "direct";
-    const calendar = known ? `${CHANNEL_NAMES[source]} (${warning.calendarId})` : `Calendar ${warning.calendarId}`;
+    const calendar = known ? `${channelName(source)} (${warning.calendarId})` : `Calendar ${warning.calendarId}`;
     // The server's message gives the reason and says how the nights were checked; one from elsewhere may not.
     const message = /last (stored|synced)/.test(warning.message) ? warning.message : `${warning.message}; checked as last stored`;
     context.logger.warn(`${calendar} could not be refreshed just now: ${message}`);

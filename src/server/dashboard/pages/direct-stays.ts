@@ -1,7 +1,7 @@
 // Direct stays on the property page (CONTRACT §14): "Add booking" and "Block nights" in one form (the two
 // buttons send the kind), the property's upcoming direct stays with "Cancel stay", and the refusal in words.
-// Writes go through the API's resource functions with the owner's single-flight sync as the refresh; the form's
-// POST is stay-add.ts, which draws the property page again on a refusal (this file is part of that page).
+// Writes go through the API's resource functions with the runner's refresh of the property's calendars before a
+// check; the form's POST is stay-add.ts, which draws the property page again on a refusal (this file is part of it).
 import { getRouterParam, type H3 } from "h3";
 import { addDays, todayAt } from "../../../engine/nights.js";
 import { cancelDirectStay, type ResourceContext } from "../../../resources/index.js";
@@ -111,9 +111,9 @@ export function channelName(source: ReservationSource): string {
   return CHANNEL_NAMES[source] ?? source.charAt(0).toUpperCase() + source.slice(1);
 }
 
-/** The API's resource functions with the owner's single-flight sync as the refresh. */
+/** The API's resource functions with the runner's refresh of the property's calendars. */
 export function resourceContext(ctx: DashboardContext): ResourceContext {
-  return { store: ctx.store, refresh: (ownerId) => ctx.runner.run(ownerId, "dashboard"), now: ctx.now };
+  return { store: ctx.store, refresh: ctx.runner.refresh, now: ctx.now };
 }
 
 // Active direct stays with a night from today on, every page of the property's list walked.
