@@ -104,7 +104,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   if (!isValidHost(host)) throw new Error(`invalid host "${host}"`);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0 to 65535`);
   if (options.syncEveryMs !== undefined) assertInterval(options.syncEveryMs);
-  if (options.mail) assertMailSettings(options.mail);
+  if (options.mail) assertMailSettings(options.mail, options.trustProxy ?? false);
 
   const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const log = createServerLog({ json: options.jsonLogs, write });
