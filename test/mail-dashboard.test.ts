@@ -208,12 +208,12 @@ describe("Notifications page", () => {
     expect(page).toContain("Mails go to gus@example.com");
 
     expect((await browser.post("/settings/notifications", { calendars: "on", channels: "on" })).status).toBe(303);
-    expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true, channels: true });
+    expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true, channels: true, bookings: false });
     const saved = await browser.page("/settings/notifications");
     expect(saved).toMatch(/name="conflicts" value="on"> Email me about double bookings/);
     expect(saved).toContain("Notifications saved.");
     // A form from elsewhere changes nothing.
     expect((await browser.post("/settings/notifications", {}, { csrf: null })).status).toBe(403);
-    expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true, channels: true });
+    expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true, channels: true, bookings: false });
   });
 });

@@ -30,3 +30,48 @@ export function mailsForEvents(events: readonly WebhookEvent[], settings: Notifi
   }
   return mails;
 }
+
+/** One booking in a "bookings changed" mail. */
+export interface BookingChangeLine {
+  change: "created" | "moved" | "cancelled";
+  arrival: string;
+  departure: string;
+  /** `moved` only: the dates it had. */
+  previous?: { arrival: string; departure: string };
+  summary: string | null;
+}
+
+/** What a "bookings changed" mail holds: one calendar's sync. */
+export interface BookingChangesPayload {
+  propertyId: string;
+  propertyName: string;
+  source: string;
+  changes: BookingChangeLine[];
+}
+
+/**
+ * The one mail of a calendar's sync that created, moved or cancelled bookings, or null. Blocks are left out,
+ * and with them every echo (an echo is a block, CONTRACT §8); an update that kept the dates (the summary or
+ * a note changed) is no news for this mail.
+ */
+export function bookingChangesMail(events: readonly WebhookEvent[], now = new Date()): QueuedMail | null {
+  let head: BookingChangesPayload | null = null;
+  const changes: BookingChangeLine[] = [];
+  for (const event of events) {
+    if (event.type !== "reservation.created" && event.type !== "reservation.updated" && event.type !== "reservation.cancelled") continue;
+    const { reservation } = event.data;
+    if (reservation.kind !== "booking") continue;
+    const { arrival, departure, summary } = reservation;
+    if (event.type === "reservation.updated") {
+      const previous = event.data.previous;
+      if (previous.arrival === arrival && previous.departure === departure) continue;
+      changes.push({ change: "moved", arrival, departure, previous: { arrival: previous.arrival, departure: previous.departure }, summary });
+    } else {
+      changes.push({ change: event.type === "reservation.created" ? "created" : "cancelled", arrival, departure, summary });
+    }
+    head ??= { propertyId: reservation.propertyId, propertyName: reservation.propertyName, source: reservation.source, changes };
+  }
+  if (!head) return null;
+  changes.sort((a, b) => (a.arrival < b.arrival ? -1 : a.arrival > b.arrival ? 1 : 0));
+  return { kind: "bookings_changed", payload: head, expiresAt: new Date(now.getTime() + EVENT_MAIL_LIFETIME_MS) };
+}

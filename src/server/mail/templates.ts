@@ -6,6 +6,7 @@ import type { MailKind } from "../../store/types.js";
 import type { BookingConflictEvent, CalendarFailedEvent, CalendarRecoveredEvent } from "../../types.js";
 import { longDay, plural } from "../dashboard/format.js";
 import { html, url } from "../dashboard/html.js";
+import { bookingChangesMail } from "./booking-templates.js";
 import { channelMail } from "./channel-templates.js";
 import { mail, when, type MailContext, type RenderedMail } from "./mail-parts.js";
 
@@ -34,6 +35,8 @@ export function renderMail(kind: MailKind, payload: unknown, context: MailContex
     case "channel_recovered":
     case "channel_exposed":
       return channelMail(kind, payload, context);
+    case "bookings_changed":
+      return bookingChangesMail(payload, context);
   }
 }
 

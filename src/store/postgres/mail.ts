@@ -3,7 +3,7 @@
 // worker at a time (SKIP LOCKED: instances claiming at once take different mails, never waiting).
 import { newId } from "../../ids.js";
 import type { WebhookEvent } from "../../types.js";
-import { mailsForEvents, wantsAnyMail } from "../mail-outbox.js";
+import { bookingChangesMail, mailsForEvents, wantsAnyMail } from "../mail-outbox.js";
 import { toClaimedMail, toMailRecord, type ClaimedMailRow, type MailQueries, type MailRow } from "../sqlite/mail.js";
 import type { MailStatus, QueuedMail } from "../types.js";
 import type { PgDatabase, Sql } from "./pool.js";
@@ -41,16 +41,21 @@ export async function addMail(sql: Sql, ownerId: string, mail: QueuedMail): Prom
 }
 
 /** Adds the owner's mails for `events`, per the owner's settings; nothing for an owner without an email. */
-export async function addMailsForEvents(sql: Sql, ownerId: string, events: readonly WebhookEvent[]): Promise<void> {
+export async function addMailsForEvents(
+  sql: Sql, ownerId: string, events: readonly WebhookEvent[], options: { bookingChanges?: boolean } = {},
+): Promise<void> {
   if (events.length === 0) return;
-  const [row] = await sql.query<{ email: string | null; mail_conflicts: boolean; mail_calendars: boolean; mail_channels: boolean }>(
-    "SELECT email, mail_conflicts, mail_calendars, mail_channels FROM owners WHERE id = $1",
+  const [row] = await sql.query<{ email: string | null; mail_conflicts: boolean; mail_calendars: boolean; mail_channels: boolean; mail_bookings: boolean }>(
+    "SELECT email, mail_conflicts, mail_calendars, mail_channels, mail_bookings FROM owners WHERE id = $1",
     [ownerId],
   );
   if (!row?.email) return;
   const settings = { conflicts: row.mail_conflicts, calendars: row.mail_calendars, channels: row.mail_channels };
-  if (!wantsAnyMail(settings)) return;
+  const bookings = options.bookingChanges === true && row.mail_bookings;
+  if (!wantsAnyMail(settings) && !bookings) return;
   for (const mail of mailsForEvents(events, settings)) await addMail(sql, ownerId, mail);
+  const changed = bookings ? bookingChangesMail(events) : null;
+  if (changed) await addMail(sql, ownerId, changed);
 }
 
 /** The mail queries of one database. */
@@ -82,17 +87,23 @@ export function mailQueries(db: PgDatabase): MailQueries {
       return rows.map(toMailRecord);
     },
     async ownerNotifications(ownerId) {
-      const [row] = await db.query<{ mail_conflicts: boolean; mail_calendars: boolean; mail_channels: boolean }>(
-        "SELECT mail_conflicts, mail_calendars, mail_channels FROM owners WHERE id = $1",
+      const [row] = await db.query<{ mail_conflicts: boolean; mail_calendars: boolean; mail_channels: boolean; mail_bookings: boolean }>(
+        "SELECT mail_conflicts, mail_calendars, mail_channels, mail_bookings FROM owners WHERE id = $1",
         [ownerId],
       );
-      return { conflicts: row?.mail_conflicts ?? true, calendars: row?.mail_calendars ?? true, channels: row?.mail_channels ?? true };
+      return {
+        conflicts: row?.mail_conflicts ?? true,
+        calendars: row?.mail_calendars ?? true,
+        channels: row?.mail_channels ?? true,
+        bookings: row?.mail_bookings ?? false,
+      };
     },
     async setOwnerNotifications(ownerId, value) {
-      await db.run("UPDATE owners SET mail_conflicts = $1, mail_calendars = $2, mail_channels = $3 WHERE id = $4", [
+      await db.run("UPDATE owners SET mail_conflicts = $1, mail_calendars = $2, mail_channels = $3, mail_bookings = $4 WHERE id = $5", [
         value.conflicts,
         value.calendars,
         value.channels !== false,
+        value.bookings === true,
         ownerId,
       ]);
     },

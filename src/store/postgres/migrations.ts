@@ -347,6 +347,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE owners ADD COLUMN calendar_token text;
   CREATE UNIQUE INDEX owners_calendar_token ON owners(calendar_token);
   `,
+  // 15: twin of SQLite's step 15 (issue 38, the owner's "Email me about new, changed and cancelled bookings").
+  `
+  ALTER TABLE owners ADD COLUMN mail_bookings boolean NOT NULL DEFAULT false;
+  `,
 ];
 
 /** The schema version this code writes. */

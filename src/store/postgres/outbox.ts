@@ -17,10 +17,12 @@ const INSERT_DELIVERIES = `
   ORDER BY t.n`;
 
 /** Adds `events` of `ownerId` for every endpoint of the owner that subscribes to their type; call it inside the change's transaction. */
-export async function addToOutbox(sql: Sql, ownerId: string, events: readonly WebhookEvent[]): Promise<void> {
+export async function addToOutbox(
+  sql: Sql, ownerId: string, events: readonly WebhookEvent[], options?: { bookingChanges?: boolean },
+): Promise<void> {
   if (events.length === 0) return;
   // The owner's mails (CONTRACT §16) ride on the same events, in the same transaction.
-  await addMailsForEvents(sql, ownerId, events);
+  await addMailsForEvents(sql, ownerId, events, options);
   const subscribed = (await sql.query<{ id: string; events: string }>(
     "SELECT id, events FROM webhook_endpoints WHERE owner_id = $1 ORDER BY seq",
     [ownerId],

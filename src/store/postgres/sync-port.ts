@@ -50,6 +50,9 @@ const FEED_STATE = `
 // commit and see the new zone. Taken first, so every writer locks the property before its calendar.
 const PROPERTY_ZONE = `
   SELECT p.time_zone, p.owner_id FROM calendars c JOIN properties p ON p.id = c.property_id WHERE c.id = $1 FOR KEY SHARE OF p`;
+const FIRST_SYNC = `
+  SELECT (last_status IS NULL OR last_status <> 'success') AND NOT EXISTS (SELECT 1 FROM reservations WHERE calendar_id = $1) AS first
+  FROM calendars WHERE id = $1`;
 // The streak's start is kept from its first failure; RETURNING reads the new streak in the same statement.
 const FAILURE = `
   UPDATE calendars SET last_status = 'failed', last_error_code = $1, last_error_message = $2, last_synced_at = $3,
@@ -105,6 +108,9 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
     }
     await db.transaction(async (sql) => {
       const [property] = await sql.query<{ time_zone: string | null; owner_id: string }>(PROPERTY_ZONE, [calendarId]);
+      // Read before the write: a calendar that never succeeded and holds no rows is on its first sync, whose
+      // backlog is no news to mail about (a failed first attempt leaves no rows and no success either).
+      const [before] = await sql.query<{ first: boolean }>(FIRST_SYNC, [calendarId]);
       // A calendar removed while its feed was being fetched has nothing left to write to.
       if (!property || (await sql.run(FEED_STATE, state)) === 0) return;
       // `property update --timezone` committed while this feed was fetched: its nights follow the zone held now
@@ -121,7 +127,7 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
       // `at` is the sync's clock, read before the fetch; the feed's Last-Modified needs the commit's.
       if (changes > 0) await sql.run(TOUCH_PROPERTY_FEED, [new Date().toISOString(), calendarId]);
       // Webhook events commit with the rows they announce, or not at all (CONTRACT §11).
-      await addToOutbox(sql, property.owner_id, events);
+      await addToOutbox(sql, property.owner_id, events, { bookingChanges: changes > 0 && before?.first === false });
     });
   }
 

@@ -3,7 +3,7 @@
 import type Database from "better-sqlite3";
 import { newId } from "../../ids.js";
 import type { WebhookEvent } from "../../types.js";
-import { mailsForEvents, wantsAnyMail } from "../mail-outbox.js";
+import { bookingChangesMail, mailsForEvents, wantsAnyMail } from "../mail-outbox.js";
 import type { ClaimedMail, MailKind, MailRecord, MailStatus, NotificationSettings, QueuedMail, Store } from "../types.js";
 
 export type MailQueries = Pick<Store,
@@ -21,15 +21,18 @@ export interface ClaimedMailRow {
 
 /** Writes mails; call it inside the transaction of the change they tell of. */
 export interface MailWriter {
-  /** The owner's mails for `events`, per the owner's settings; nothing for an owner without an email. */
-  addForEvents(ownerId: string, events: readonly WebhookEvent[] | (() => readonly WebhookEvent[])): void;
+  /**
+   * The owner's mails for `events`, per the owner's settings; nothing for an owner without an email. With
+   * `bookingChanges` (a calendar's sync past its first), also the one mail listing its changed bookings.
+   */
+  addForEvents(ownerId: string, events: readonly WebhookEvent[] | (() => readonly WebhookEvent[]), options?: { bookingChanges?: boolean }): void;
   add(ownerId: string, mail: QueuedMail): void;
 }
 
 /** Prepares the mail-writing statements of one database. */
 export function mailWriter(db: Database.Database): MailWriter {
-  const settingsOf = db.prepare<[string], { email: string | null; mail_conflicts: number; mail_calendars: number; mail_channels: number }>(
-    "SELECT email, mail_conflicts, mail_calendars, mail_channels FROM owners WHERE id = ?",
+  const settingsOf = db.prepare<[string], { email: string | null; mail_conflicts: number; mail_calendars: number; mail_channels: number; mail_bookings: number }>(
+    "SELECT email, mail_conflicts, mail_calendars, mail_channels, mail_bookings FROM owners WHERE id = ?",
   );
   const insert = db.prepare<[string, string, string, string, string, string, string]>(
     `INSERT INTO mail_outbox (id, owner_id, kind, payload, status, attempts, next_attempt_at, expires_at, created_at)
@@ -41,14 +44,17 @@ export function mailWriter(db: Database.Database): MailWriter {
   };
   return {
     add,
-    addForEvents(ownerId, given) {
+    addForEvents(ownerId, given, options = {}) {
       if (Array.isArray(given) && given.length === 0) return;
       const row = settingsOf.get(ownerId);
       if (!row?.email) return;
       const settings = { conflicts: row.mail_conflicts === 1, calendars: row.mail_calendars === 1, channels: row.mail_channels === 1 };
-      if (!wantsAnyMail(settings)) return;
+      const bookings = options.bookingChanges === true && row.mail_bookings === 1;
+      if (!wantsAnyMail(settings) && !bookings) return;
       const events = typeof given === "function" ? given() : given;
       for (const mail of mailsForEvents(events, settings)) add(ownerId, mail);
+      const changed = bookings ? bookingChangesMail(events) : null;
+      if (changed) add(ownerId, changed);
     },
   };
 }
@@ -82,10 +88,12 @@ export function mailQueries(db: Database.Database): MailQueries {
     `SELECT id, owner_id, kind, status, attempts, created_at, expires_at, last_attempt_at, next_attempt_at, last_error
      FROM mail_outbox WHERE (? IS NULL OR owner_id = ?) ORDER BY rowid DESC`,
   );
-  const settings = db.prepare<[string], { mail_conflicts: number; mail_calendars: number; mail_channels: number }>(
-    "SELECT mail_conflicts, mail_calendars, mail_channels FROM owners WHERE id = ?",
+  const settings = db.prepare<[string], { mail_conflicts: number; mail_calendars: number; mail_channels: number; mail_bookings: number }>(
+    "SELECT mail_conflicts, mail_calendars, mail_channels, mail_bookings FROM owners WHERE id = ?",
   );
-  const setSettings = db.prepare<[number, number, number, string]>("UPDATE owners SET mail_conflicts = ?, mail_calendars = ?, mail_channels = ? WHERE id = ?");
+  const setSettings = db.prepare<[number, number, number, number, string]>(
+    "UPDATE owners SET mail_conflicts = ?, mail_calendars = ?, mail_channels = ?, mail_bookings = ? WHERE id = ?",
+  );
   const claimDue = db.transaction((worker: string, now: string, until: string, limit: number) => {
     const rows = due.all(now, now, now, limit);
     for (const row of rows) claim.run(worker, until, row.id);
@@ -113,10 +121,15 @@ export function mailQueries(db: Database.Database): MailQueries {
     },
     async ownerNotifications(ownerId) {
       const row = settings.get(ownerId);
-      return { conflicts: row ? row.mail_conflicts === 1 : true, calendars: row ? row.mail_calendars === 1 : true, channels: row ? row.mail_channels === 1 : true };
+      return {
+        conflicts: row ? row.mail_conflicts === 1 : true,
+        calendars: row ? row.mail_calendars === 1 : true,
+        channels: row ? row.mail_channels === 1 : true,
+        bookings: row ? row.mail_bookings === 1 : false,
+      };
     },
     async setOwnerNotifications(ownerId, value: NotificationSettings) {
-      setSettings.run(value.conflicts ? 1 : 0, value.calendars ? 1 : 0, value.channels === false ? 0 : 1, ownerId);
+      setSettings.run(value.conflicts ? 1 : 0, value.calendars ? 1 : 0, value.channels === false ? 0 : 1, value.bookings === true ? 1 : 0, ownerId);
     },
   };
 }

@@ -352,6 +352,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE owners ADD COLUMN calendar_token TEXT;
   CREATE UNIQUE INDEX owners_calendar_token ON owners(calendar_token);
   `,
+  // 15 (issue 38, CONTRACT §18 "Booking mails to owners"): "Email me about new, changed and cancelled
+  // bookings", off by default.
+  `
+  ALTER TABLE owners ADD COLUMN mail_bookings INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** The schema version this code writes. */

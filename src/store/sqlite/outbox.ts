@@ -12,7 +12,7 @@ export interface OutboxWriter {
    * Adds `events` of `ownerId` for every endpoint of the owner that subscribes to their type. Given as a
    * function, they are built only when the owner has an endpoint at all.
    */
-  add(ownerId: string, events: readonly WebhookEvent[] | (() => readonly WebhookEvent[])): void;
+  add(ownerId: string, events: readonly WebhookEvent[] | (() => readonly WebhookEvent[]), options?: { bookingChanges?: boolean }): void;
   /** Adds `events` for the owner of `calendarId` (nothing when the calendar is gone). */
   addForCalendar(calendarId: string, events: readonly WebhookEvent[]): void;
 }
@@ -36,11 +36,11 @@ export function outboxWriter(db: Database.Database): OutboxWriter {
   const mails = mailWriter(db);
 
   // The owner's mails (CONTRACT §16) ride on the same events, in the same transaction.
-  const add: OutboxWriter["add"] = (ownerId, given) => {
+  const add: OutboxWriter["add"] = (ownerId, given, options) => {
     if (Array.isArray(given) && given.length === 0) return;
     let built: readonly WebhookEvent[] | undefined;
     const eventsOf = () => (built ??= typeof given === "function" ? given() : given);
-    mails.addForEvents(ownerId, eventsOf);
+    mails.addForEvents(ownerId, eventsOf, options);
     addWebhooks(ownerId, eventsOf);
   };
   const addWebhooks = (ownerId: string, given: () => readonly WebhookEvent[]) => {

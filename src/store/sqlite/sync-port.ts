@@ -108,19 +108,26 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
   }));
 
   const outbox = outboxWriter(db);
+  // Read before the write: a calendar that never succeeded and holds no rows is on its first sync, whose
+  // backlog is no news to mail about (a failed first attempt leaves no rows and no success either).
+  const firstSync = db.prepare<[string, string], { first: number }>(
+    `SELECT (last_status IS NULL OR last_status <> 'success') AND NOT EXISTS (SELECT 1 FROM reservations WHERE calendar_id = ?) AS first
+     FROM calendars WHERE id = ?`,
+  );
 
   // One calendar's write in three parts, each run inside the caller's transaction: its feed state (nothing
   // more when the calendar was removed while its feed was fetched), its rows (any range of them), the rest.
   const begin = (write: CalendarWrite): WriteContext | null => {
     const { calendarId, feed, syncedAt, seenAt = syncedAt, timeZone = null } = write;
     const at = syncedAt.toISOString();
+    const first = firstSync.get(calendarId, calendarId)?.first === 1;
     const calendar = feedState.get(feed.etag, feed.lastModified, feed.contentHash, feed.lastFound, at, calendarId);
     if (!calendar) return null;
     // `property update --timezone` committed while this feed was fetched: its nights follow the zone held now
     // (updateProperty recomputed every row already there; these rows are the rest).
     const zone = calendar.time_zone;
     const dated = zone === timeZone ? (event: DatedEvent) => event : (event: DatedEvent) => datedEvent(event, zone);
-    return { calendar, at, seen: seenAt.toISOString(), dated };
+    return { calendar, at, seen: seenAt.toISOString(), dated, first };
   };
   const writeRows = ({ at, seen, dated }: WriteContext, write: CalendarWrite, from: number, to: number) => {
     const { calendarId, inserts, updates, cancels } = write;
@@ -136,12 +143,12 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
       } else cancel.run(at, cancels[u - updates.length]!, calendarId);
     }
   };
-  const finish = ({ calendar }: WriteContext, write: CalendarWrite) => {
+  const finish = ({ calendar, first }: WriteContext, write: CalendarWrite) => {
     if (rowsOf(write) > 0) touchProperty.run(new Date().toISOString(), calendar.property_id);
     // Webhook events (and the owner's mails) commit with the rows they announce, or not at all (CONTRACT §11, §16).
     // A write with rows has one per change, built only for an owner with an endpoint or mail switched on; one
     // without has at most calendar.recovered.
-    outbox.add(calendar.owner_id, rowsOf(write) > 0 ? () => write.events ?? [] : (write.events ?? []));
+    outbox.add(calendar.owner_id, rowsOf(write) > 0 ? () => write.events ?? [] : (write.events ?? []), { bookingChanges: !first && rowsOf(write) > 0 });
   };
   const apply = db.transaction((write: CalendarWrite) => {
     const context = begin(write);
@@ -211,6 +218,8 @@ interface WriteContext {
   at: string;
   seen: string;
   dated: (event: DatedEvent) => DatedEvent;
+  /** The calendar's first sync (its backlog): no booking mail. */
+  first: boolean;
 }
 
 type EventParams = [
