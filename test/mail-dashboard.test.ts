@@ -10,6 +10,10 @@ import { pageClient, signIn, type PageClient, type Send } from "./helpers/dashbo
 import { useServerFixtures } from "./helpers/server-fixtures.js";
 import { startSmtpServer, type TestSmtpServer } from "./helpers/smtp-server.js";
 import { sqliteKind } from "./helpers/stores.js";
+import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
+import { buildIcs, day, type IcsEvent } from "./helpers/ics.js";
+import { syncOwner } from "../src/engine/sync.js";
+import { longDay } from "../src/server/dashboard/format.js";
 
 const kind = sqliteKind();
 const fixtures = useServerFixtures(kind);
@@ -17,14 +21,19 @@ const PASSWORD = "correct horse battery";
 let smtp: TestSmtpServer;
 const servers: RunningServer[] = [];
 
+let feeds: FeedServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
+  feeds = await startFeedServer();
 });
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close({ graceMs: 2000 })));
   smtp.received.length = 0;
 });
-afterAll(() => smtp.close());
+afterAll(async () => {
+  await feeds.close();
+  await smtp.close();
+});
 
 const logs: string[] = [];
 
@@ -215,5 +224,40 @@ describe("Notifications page", () => {
     // A form from elsewhere changes nothing.
     expect((await browser.post("/settings/notifications", {}, { csrf: null })).status).toBe(403);
     expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true, channels: true, bookings: false });
+  });
+
+  it("has the bookings switch off by default; ticked, a moved and a cancelled booking each mail once, a renamed one not", async () => {
+    const store = await fixtures.newStore();
+    const ivy = await ownerWithPassword(store, "Ivy", "ivy@example.com");
+    const property = await store.createProperty(ivy.id, "Sea <View>");
+    const stay = { uid: "s1", start: day(10), end: day(13), summary: "Reserved" };
+    const other = { uid: "s2", start: day(20), end: day(22), summary: "Reserved" };
+    const path = `/bookings-${Date.now()}.ics`;
+    await store.createCalendar({ propertyId: property.id, source: "airbnb", url: feeds.url(path, { body: buildIcs([stay, other]) }) });
+    const sync = async (events: IcsEvent[]) => {
+      feeds.route(path, { body: buildIcs(events) });
+      await syncOwner({ store, ownerId: ivy.id, allowPrivateNetworks: true });
+    };
+    const server = await serve(store);
+    const browser = client(server);
+    await signIn(browser, "ivy@example.com", PASSWORD);
+    expect(await browser.page("/settings/notifications")).toMatch(/name="bookings" value="on"> Email me about new, changed and cancelled bookings/);
+    await sync([stay, other]);
+
+    expect((await browser.post("/settings/notifications", { conflicts: "on", calendars: "on", channels: "on", bookings: "on" })).status).toBe(303);
+    expect((await store.ownerNotifications(ivy.id)).bookings).toBe(true);
+    expect(await browser.page("/settings/notifications")).toMatch(/name="bookings" value="on" checked>/);
+
+    await sync([{ ...stay, start: day(11), end: day(14) }, other]);
+    const [moved] = await smtp.waitFor(1);
+    expect(moved!.subject).toBe("1 booking changed on Airbnb: Sea <View>");
+    expect(moved!.text).toContain(`Moved: ${longDay(day(11))} to ${longDay(day(14))} (Reserved), was ${longDay(day(10))} to ${longDay(day(13))}`);
+    expect(moved!.html).toContain("Sea &lt;View&gt;");
+
+    await sync([{ ...stay, start: day(11), end: day(14), summary: "Reserved - renamed" }, other]);
+    await sync([{ ...stay, start: day(11), end: day(14), summary: "Reserved - renamed" }]);
+    const mails = await smtp.waitFor(2);
+    expect(mails[1]!.text).toContain(`Cancelled: ${longDay(day(20))} to ${longDay(day(22))}`);
+    expect((await store.listMails(ivy.id)).filter((m) => m.kind === "bookings_changed")).toHaveLength(2);
   });
 });
