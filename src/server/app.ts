@@ -17,6 +17,7 @@ import { registerMetricsRoute } from "./metrics-route.js";
 import { registerOpenApiRoute } from "./openapi/route.js";
 import { maskFeedPath, registerOutboundFeedRoute } from "./outbound-route.js";
 import { registerCleaningFeedRoute } from "./cleaning-route.js";
+import { registerUnsubscribeRoute } from "./unsubscribe-route.js";
 import { registerOwnerCalendarRoute } from "./owner-calendar-route.js";
 import { DEFAULT_API_RATE_LIMIT, DEFAULT_RATE_LIMIT, memoryRateLimiter, withRateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";
 import { requestIdOf } from "./request-id.js";
@@ -167,6 +168,7 @@ export function createApp(options: AppOptions): H3 {
   registerOwnerCalendarRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId, now });
   registerOutboundFeedRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId, now });
   registerCleaningFeedRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId, now });
+  registerUnsubscribeRoute(app, { store: options.store, now });
   registerAvailabilityRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId, now });
   registerEmbedRoute(app);
   if (dashboard) {

@@ -71,7 +71,8 @@ export function maskFeedPath(path: string): string {
     .replace(/\/ical\/owner\/([^/]+)/gi, (_match, file: string) => `/ical/owner/***${/\.ics$/i.test(file) ? ".ics" : ""}`)
     .replace(/\/ical\/(?!owner\/)([^/]+)/gi, (_match, file: string) => `/ical/***${/\.ics$/i.test(file) ? ".ics" : ""}`)
     .replace(/\/availability\/([^/]+)/gi, (_match, file: string) => `/availability/***${/\.json$/i.test(file) ? ".json" : ""}`)
-    .replace(/\/cleaning\/([^/]+)/gi, (_match, file: string) => `/cleaning/***${/\.ics$/i.test(file) ? ".ics" : ""}`);
+    .replace(/\/cleaning\/([^/]+)/gi, (_match, file: string) => `/cleaning/***${/\.ics$/i.test(file) ? ".ics" : ""}`)
+    .replace(/\/unsubscribe\/([^/]+)/gi, "/unsubscribe/***");
 }
 
 // The last path segment, so the route works mounted under a prefix too.

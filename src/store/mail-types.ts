@@ -1,7 +1,7 @@
 // Records of the mail outbox (CONTRACT §16), as the store hands them to the mail worker and the dashboard.
 
 /** What a mail is about; each kind has its template (src/server/mail/templates.ts). */
-export type MailKind = "invite" | "password_reset" | "booking_conflict" | "calendar_failed" | "calendar_recovered" | "channel_stale" | "channel_recovered" | "channel_exposed" | "bookings_changed";
+export type MailKind = "invite" | "password_reset" | "booking_conflict" | "calendar_failed" | "calendar_recovered" | "channel_stale" | "channel_recovered" | "channel_exposed" | "bookings_changed" | "cleaner_turnovers";
 
 /** `pending` until sent (`sent`), or `failed` once the retries are spent or the mail ran out of time. */
 export type MailStatus = "pending" | "sent" | "failed";
@@ -25,6 +25,8 @@ export interface QueuedMail {
   payload: unknown;
   /** Not sent after this (the link in it no longer works, or the news is stale). */
   expiresAt: Date;
+  /** Someone other than the owner (a cleaner): mailed at this address. @default the owner's email */
+  to?: string;
 }
 
 /** One mail as `listMails` shows it (never its payload: it may hold a one-time link). */
@@ -47,8 +49,10 @@ export interface ClaimedMail {
   id: string;
   ownerId: string;
   ownerName: string;
-  /** The owner's email now; null when it was removed since (the mail then fails). */
+  /** The owner's email now (null when it was removed since: the mail then fails), or the mail's own recipient. */
   to: string | null;
+  /** True when `to` is the owner's; false for a mail to someone else (a cleaner). */
+  toOwner: boolean;
   kind: MailKind;
   payload: unknown;
   /** Attempts made before this one. */

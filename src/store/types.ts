@@ -9,6 +9,7 @@ import type { ReservationSource, TokenScope } from "../resource-types.js";
 import type { CalendarSource, SyncErrorCode, SyncResponse } from "../types.js";
 import type { ResourceQueries } from "./direct-stay-types.js";
 import type { ChannelQueries } from "./channel-types.js";
+import type { UnsubscribeOutcome } from "./cleaner-mails.js";
 import type {
   ClaimedWebhookDelivery,
   WebhookAttempt,
@@ -431,6 +432,11 @@ export interface Store extends SyncStore, ResourceQueries, ChannelQueries {
   /** Which mails the owner wants (both true for an unknown owner: the defaults). */
   ownerNotifications(ownerId: string): Promise<NotificationSettings>;
   setOwnerNotifications(ownerId: string, settings: NotificationSettings): Promise<void>;
+  /**
+   * A cleaner's one-click unsubscribe (CONTRACT §18): the token (plain, as in the link) removes its own address
+   * from its own property, once. `already` for a token used before or an address no longer listed.
+   */
+  unsubscribeCleaner(token: string, at?: Date): Promise<UnsubscribeOutcome>;
 
   /** Cheap query proving the database answers (health checks): false once closed; rejects with `StoreUnavailableError` when unreachable. */
   ping(): Promise<boolean>;

@@ -7,6 +7,8 @@ export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (a cleaner's List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 /** What every template knows besides the mail's payload. */

@@ -40,13 +40,14 @@ export function createMailSender(options: MailSenderOptions): MailSender {
       }
       const sending = transport.sendMail({
         from: options.from,
-        to: { name: mail.ownerName, address: mail.to },
+        // A mail to someone else (a cleaner) is addressed to the address alone, not under the owner's name.
+        to: mail.toOwner ? { name: mail.ownerName, address: mail.to } : mail.to,
         subject: rendered.subject,
         text: rendered.text,
         html: rendered.html,
         messageId: `<${mail.id}@${domain}>`,
         date: new Date(mail.createdAt),
-        headers: { "auto-submitted": "auto-generated" },
+        headers: { "auto-submitted": "auto-generated", ...rendered.headers },
       });
       // nodemailer cannot cut a send short: stopping gives the claim back; should the mail still arrive, its
       // retry carries the same Message-ID.

@@ -8,6 +8,7 @@ import { longDay, plural } from "../dashboard/format.js";
 import { html, url } from "../dashboard/html.js";
 import { bookingChangesMail } from "./booking-templates.js";
 import { channelMail } from "./channel-templates.js";
+import { cleanerMail } from "./cleaner-templates.js";
 import { mail, when, type MailContext, type RenderedMail } from "./mail-parts.js";
 
 export type { MailContext, RenderedMail } from "./mail-parts.js";
@@ -37,6 +38,8 @@ export function renderMail(kind: MailKind, payload: unknown, context: MailContex
       return channelMail(kind, payload, context);
     case "bookings_changed":
       return bookingChangesMail(payload, context);
+    case "cleaner_turnovers":
+      return cleanerMail(payload, context);
   }
 }
 

@@ -4,13 +4,14 @@
 import { newId } from "../../ids.js";
 import type { WebhookEvent } from "../../types.js";
 import { bookingChangesMail, mailsForEvents, wantsAnyMail } from "../mail-outbox.js";
+import { hashUnsubscribeToken, withoutAddress } from "../cleaner-mails.js";
 import { toClaimedMail, toMailRecord, type ClaimedMailRow, type MailQueries, type MailRow } from "../sqlite/mail.js";
 import type { MailStatus, QueuedMail } from "../types.js";
 import type { PgDatabase, Sql } from "./pool.js";
 
 const INSERT = `
-  INSERT INTO mail_outbox (id, owner_id, kind, payload, status, attempts, next_attempt_at, expires_at, created_at)
-  VALUES ($1, $2, $3, $4::json, 'pending', 0, $5, $6, $5)`;
+  INSERT INTO mail_outbox (id, owner_id, kind, payload, status, attempts, next_attempt_at, expires_at, created_at, recipient)
+  VALUES ($1, $2, $3, $4::json, 'pending', 0, $5, $6, $5, $7)`;
 // $1 now: due, unexpired, and held by no live claim (a claim past its time belonged to a worker that died).
 const CLAIM = `
   UPDATE mail_outbox m SET claimed_by = $2, claimed_until = $3
@@ -21,7 +22,7 @@ const CLAIM = `
     FOR UPDATE SKIP LOCKED
   ) pick, owners o
   WHERE m.id = pick.id AND o.id = m.owner_id
-  RETURNING m.id, m.owner_id, o.name AS owner_name, o.email, m.kind, m.payload, m.attempts, m.created_at, m.next_attempt_at, m.seq`;
+  RETURNING m.id, m.owner_id, o.name AS owner_name, o.email, m.kind, m.payload, m.attempts, m.created_at, m.next_attempt_at, m.seq, m.recipient`;
 // Once sent or given up, the payload (an invite or reset link among them) is no longer kept.
 const FINISH = `
   UPDATE mail_outbox SET status = $1, attempts = attempts + 1, last_attempt_at = $2, next_attempt_at = $3, last_error = $4,
@@ -37,7 +38,7 @@ const EXPIRE = `
 /** Adds `mail` of `ownerId`; call it inside the change's transaction. */
 export async function addMail(sql: Sql, ownerId: string, mail: QueuedMail): Promise<void> {
   const at = new Date().toISOString();
-  await sql.run(INSERT, [newId("mail"), ownerId, mail.kind, JSON.stringify(mail.payload), at, mail.expiresAt.toISOString()]);
+  await sql.run(INSERT, [newId("mail"), ownerId, mail.kind, JSON.stringify(mail.payload), at, mail.expiresAt.toISOString(), mail.to ?? null]);
 }
 
 /** Adds the owner's mails for `events`, per the owner's settings; nothing for an owner without an email. */
@@ -97,6 +98,24 @@ export function mailQueries(db: PgDatabase): MailQueries {
         channels: row?.mail_channels ?? true,
         bookings: row?.mail_bookings ?? false,
       };
+    },
+    async unsubscribeCleaner(token, at = new Date()) {
+      const hash = hashUnsubscribeToken(token);
+      return db.transaction(async (sql) => {
+        // The property row is locked first, so two removals from one property (or a settings save) never lose one.
+        const [row] = await sql.query<{ property_id: string; email: string; used_at: string | null; cleaner_emails: string }>(
+          `SELECT u.property_id, u.email, u.used_at, p.cleaner_emails FROM cleaner_unsubscribes u JOIN properties p ON p.id = u.property_id
+           WHERE u.token_hash = $1 FOR UPDATE OF p, u`,
+          [hash],
+        );
+        if (!row) return "unknown" as const;
+        if (row.used_at !== null) return "already" as const;
+        await sql.run("UPDATE cleaner_unsubscribes SET used_at = $1 WHERE token_hash = $2", [at.toISOString(), hash]);
+        const { emails, removed } = withoutAddress(row.cleaner_emails, row.email);
+        if (!removed) return "already" as const;
+        await sql.run("UPDATE properties SET cleaner_emails = $1 WHERE id = $2", [JSON.stringify(emails), row.property_id]);
+        return "removed" as const;
+      });
     },
     async setOwnerNotifications(ownerId, value) {
       await db.run("UPDATE owners SET mail_conflicts = $1, mail_calendars = $2, mail_channels = $3, mail_bookings = $4 WHERE id = $5", [

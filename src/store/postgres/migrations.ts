@@ -347,9 +347,18 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE owners ADD COLUMN calendar_token text;
   CREATE UNIQUE INDEX owners_calendar_token ON owners(calendar_token);
   `,
-  // 15: twin of SQLite's step 15 (issue 38, the owner's "Email me about new, changed and cancelled bookings").
+  // 15: twin of SQLite's step 15 (issue 38, the mails: owners' booking mails, a mail's own recipient, cleaners' unsubscribe tokens).
   `
   ALTER TABLE owners ADD COLUMN mail_bookings boolean NOT NULL DEFAULT false;
+  ALTER TABLE mail_outbox ADD COLUMN recipient text;
+  CREATE TABLE cleaner_unsubscribes (
+    token_hash text PRIMARY KEY,
+    property_id text NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    email text NOT NULL,
+    created_at timestamptz NOT NULL,
+    used_at timestamptz
+  );
+  CREATE INDEX cleaner_unsubscribes_property ON cleaner_unsubscribes(property_id);
   `,
 ];
 

@@ -5,7 +5,10 @@ import { datedEvent } from "../../engine/nights.js";
 import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
 import { newId } from "../../ids.js";
 import { addToOutbox } from "./outbox.js";
-import type { PgDatabase } from "./pool.js";
+import { addMail } from "./mail.js";
+import type { PgDatabase, Sql } from "./pool.js";
+import { CLEANER_PROPERTY_SELECT, cleanerMails, cleanerWindowStart, toCleanerProperty, type CleanerProperty, type CleanerPropertyRow } from "../cleaner-mails.js";
+import type { TurnoverBookingInput } from "../../engine/turnovers.js";
 import { TOUCH_PROPERTY_FEED } from "./properties.js";
 import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./rows.js";
 // The rows arrive in SQLite's shapes (pool.ts), so the engine's records are mapped as SQLite maps them.
@@ -111,6 +114,8 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
       // Read before the write: a calendar that never succeeded and holds no rows is on its first sync, whose
       // backlog is no news to mail about (a failed first attempt leaves no rows and no success either).
       const [before] = await sql.query<{ first: boolean }>(FIRST_SYNC, [calendarId]);
+      // Cleaners by mail (CONTRACT §18): the property's turnovers before and after the write, in its transaction.
+      const cleaners = changes > 0 && before?.first === false ? await cleanersBefore(sql, calendarId) : null;
       // A calendar removed while its feed was being fetched has nothing left to write to.
       if (!property || (await sql.run(FEED_STATE, state)) === 0) return;
       // `property update --timezone` committed while this feed was fetched: its nights follow the zone held now
@@ -128,6 +133,7 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
       if (changes > 0) await sql.run(TOUCH_PROPERTY_FEED, [new Date().toISOString(), calendarId]);
       // Webhook events commit with the rows they announce, or not at all (CONTRACT §11).
       await addToOutbox(sql, property.owner_id, events, { bookingChanges: changes > 0 && before?.first === false });
+      if (cleaners) await addCleanerMails(sql, property.owner_id, cleaners);
     });
   }
 
@@ -156,4 +162,29 @@ function eventArrays(rows: Array<[string, DatedEvent]>): Array<Array<string | nu
     values.forEach((value, i) => columns[i]!.push(value));
   }
   return columns;
+}
+
+type Cleaners = { property: CleanerProperty; now: Date; before: TurnoverBookingInput[] };
+
+const CLEANER_BOOKINGS = `
+  SELECT r.id, c.property_id AS "propertyId", r.arrival, r.departure FROM reservations r JOIN calendars c ON c.id = r.calendar_id
+  WHERE c.property_id = $1 AND r.status = 'active' AND r.kind = 'booking' AND r.echo_of IS NULL AND r.departure COLLATE "C" >= $2`;
+
+/** The property and its bookings before the write, when it has cleaners to mail. */
+async function cleanersBefore(sql: Sql, calendarId: string): Promise<Cleaners | null> {
+  const [row] = await sql.query<CleanerPropertyRow>(`${CLEANER_PROPERTY_SELECT} $1`, [calendarId]);
+  if (!row) return null;
+  const property = toCleanerProperty(row);
+  if (property.cleanerEmails.length === 0) return null;
+  const now = new Date();
+  return { property, now, before: await sql.query<TurnoverBookingInput>(CLEANER_BOOKINGS, [property.id, cleanerWindowStart(property, now)]) };
+}
+
+async function addCleanerMails(sql: Sql, ownerId: string, { property, now, before }: Cleaners): Promise<void> {
+  const after = await sql.query<TurnoverBookingInput>(CLEANER_BOOKINGS, [property.id, cleanerWindowStart(property, now)]);
+  const at = new Date().toISOString();
+  for (const { to, tokenHash, mail } of cleanerMails(property, before, after, now)) {
+    await sql.run("INSERT INTO cleaner_unsubscribes (token_hash, property_id, email, created_at) VALUES ($1, $2, $3, $4)", [tokenHash, property.id, to, at]);
+    await addMail(sql, ownerId, mail);
+  }
 }

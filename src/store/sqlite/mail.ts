@@ -4,10 +4,11 @@ import type Database from "better-sqlite3";
 import { newId } from "../../ids.js";
 import type { WebhookEvent } from "../../types.js";
 import { bookingChangesMail, mailsForEvents, wantsAnyMail } from "../mail-outbox.js";
+import { hashUnsubscribeToken, withoutAddress, type UnsubscribeOutcome } from "../cleaner-mails.js";
 import type { ClaimedMail, MailKind, MailRecord, MailStatus, NotificationSettings, QueuedMail, Store } from "../types.js";
 
 export type MailQueries = Pick<Store,
-  "claimMails" | "finishMail" | "releaseMail" | "pruneMails" | "listMails" | "ownerNotifications" | "setOwnerNotifications">;
+  "claimMails" | "finishMail" | "releaseMail" | "pruneMails" | "listMails" | "ownerNotifications" | "setOwnerNotifications" | "unsubscribeCleaner">;
 
 /** A mail row as both stores read it. */
 export interface MailRow {
@@ -17,6 +18,7 @@ export interface MailRow {
 /** A claimed mail row as both stores read it (payload as JSON text). */
 export interface ClaimedMailRow {
   id: string; owner_id: string; owner_name: string; email: string | null; kind: string; payload: string | null; attempts: number; created_at: string;
+  recipient: string | null;
 }
 
 /** Writes mails; call it inside the transaction of the change they tell of. */
@@ -34,13 +36,13 @@ export function mailWriter(db: Database.Database): MailWriter {
   const settingsOf = db.prepare<[string], { email: string | null; mail_conflicts: number; mail_calendars: number; mail_channels: number; mail_bookings: number }>(
     "SELECT email, mail_conflicts, mail_calendars, mail_channels, mail_bookings FROM owners WHERE id = ?",
   );
-  const insert = db.prepare<[string, string, string, string, string, string, string]>(
-    `INSERT INTO mail_outbox (id, owner_id, kind, payload, status, attempts, next_attempt_at, expires_at, created_at)
-     VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
+  const insert = db.prepare<[string, string, string, string, string, string, string, string | null]>(
+    `INSERT INTO mail_outbox (id, owner_id, kind, payload, status, attempts, next_attempt_at, expires_at, created_at, recipient)
+     VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
   );
   const add = (ownerId: string, mail: QueuedMail) => {
     const at = new Date().toISOString();
-    insert.run(newId("mail"), ownerId, mail.kind, JSON.stringify(mail.payload), at, mail.expiresAt.toISOString(), at);
+    insert.run(newId("mail"), ownerId, mail.kind, JSON.stringify(mail.payload), at, mail.expiresAt.toISOString(), at, mail.to ?? null);
   };
   return {
     add,
@@ -63,7 +65,7 @@ export function mailWriter(db: Database.Database): MailWriter {
 export function mailQueries(db: Database.Database): MailQueries {
   // Due, unexpired, and held by no live claim (a claim past its time belonged to a worker that died).
   const due = db.prepare<[string, string, string, number], ClaimedMailRow>(
-    `SELECT m.id, m.owner_id, o.name AS owner_name, o.email, m.kind, m.payload, m.attempts, m.created_at
+    `SELECT m.id, m.owner_id, o.name AS owner_name, o.email, m.kind, m.payload, m.attempts, m.created_at, m.recipient
      FROM mail_outbox m JOIN owners o ON o.id = m.owner_id
      WHERE m.status = 'pending' AND m.next_attempt_at <= ? AND m.expires_at > ? AND (m.claimed_until IS NULL OR m.claimed_until <= ?)
      ORDER BY m.next_attempt_at, m.rowid LIMIT ?`,
@@ -94,6 +96,22 @@ export function mailQueries(db: Database.Database): MailQueries {
   const setSettings = db.prepare<[number, number, number, number, string]>(
     "UPDATE owners SET mail_conflicts = ?, mail_calendars = ?, mail_channels = ?, mail_bookings = ? WHERE id = ?",
   );
+  const findUnsubscribe = db.prepare<[string], { property_id: string; email: string; used_at: string | null; cleaner_emails: string }>(
+    `SELECT u.property_id, u.email, u.used_at, p.cleaner_emails FROM cleaner_unsubscribes u JOIN properties p ON p.id = u.property_id
+     WHERE u.token_hash = ?`,
+  );
+  const useUnsubscribe = db.prepare<[string, string]>("UPDATE cleaner_unsubscribes SET used_at = ? WHERE token_hash = ?");
+  const setCleaners = db.prepare<[string, string]>("UPDATE properties SET cleaner_emails = ? WHERE id = ?");
+  const unsubscribe = db.transaction((hash: string, at: string): UnsubscribeOutcome => {
+    const row = findUnsubscribe.get(hash);
+    if (!row) return "unknown";
+    if (row.used_at !== null) return "already";
+    useUnsubscribe.run(at, hash);
+    const { emails, removed } = withoutAddress(row.cleaner_emails, row.email);
+    if (!removed) return "already";
+    setCleaners.run(JSON.stringify(emails), row.property_id);
+    return "removed";
+  });
   const claimDue = db.transaction((worker: string, now: string, until: string, limit: number) => {
     const rows = due.all(now, now, now, limit);
     for (const row of rows) claim.run(worker, until, row.id);
@@ -128,6 +146,9 @@ export function mailQueries(db: Database.Database): MailQueries {
         bookings: row ? row.mail_bookings === 1 : false,
       };
     },
+    async unsubscribeCleaner(token, at = new Date()) {
+      return unsubscribe.immediate(hashUnsubscribeToken(token), at.toISOString());
+    },
     async setOwnerNotifications(ownerId, value: NotificationSettings) {
       setSettings.run(value.conflicts ? 1 : 0, value.calendars ? 1 : 0, value.channels === false ? 0 : 1, value.bookings === true ? 1 : 0, ownerId);
     },
@@ -156,7 +177,8 @@ export function toClaimedMail(row: ClaimedMailRow): ClaimedMail {
     id: row.id,
     ownerId: row.owner_id,
     ownerName: row.owner_name,
-    to: row.email,
+    to: row.recipient ?? row.email,
+    toOwner: row.recipient === null,
     kind: row.kind as MailKind,
     payload: row.payload === null ? null : typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
     attempts: row.attempts,

@@ -352,10 +352,20 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE owners ADD COLUMN calendar_token TEXT;
   CREATE UNIQUE INDEX owners_calendar_token ON owners(calendar_token);
   `,
-  // 15 (issue 38, CONTRACT §18 "Booking mails to owners"): "Email me about new, changed and cancelled
-  // bookings", off by default.
+  // 15 (issue 38, CONTRACT §18, the mails): "Email me about new, changed and cancelled bookings" (off by
+  // default); a mail's own recipient (a cleaner; NULL: the owner); and the cleaners' unsubscribe tokens, stored
+  // hashed, one per mail, each naming its property and address (used once: used_at).
   `
   ALTER TABLE owners ADD COLUMN mail_bookings INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE mail_outbox ADD COLUMN recipient TEXT;
+  CREATE TABLE cleaner_unsubscribes (
+    token_hash TEXT PRIMARY KEY,
+    property_id TEXT NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    email TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    used_at TEXT
+  );
+  CREATE INDEX cleaner_unsubscribes_property ON cleaner_unsubscribes(property_id);
   `,
 ];
 

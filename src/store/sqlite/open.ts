@@ -175,5 +175,6 @@ const GROUP_OF = {
   listMails: "mail",
   ownerNotifications: "mail",
   setOwnerNotifications: "mail",
+  unsubscribeCleaner: "mail",
   close: "connection",
 } as const satisfies Record<Exclude<keyof Store, "path" | "ping" | keyof CopyQueries | keyof RateLimitQueries>, Group>;

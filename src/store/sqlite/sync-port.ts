@@ -15,6 +15,9 @@ import { CALENDAR_ORDER, CALENDAR_SELECT } from "./calendars.js";
 import { newId } from "../../ids.js";
 import type { ConnectionLock } from "./connection-lock.js";
 import { outboxWriter } from "./outbox.js";
+import { mailWriter } from "./mail.js";
+import { CLEANER_PROPERTY_SELECT, cleanerMails, cleanerWindowStart, toCleanerProperty, type CleanerProperty, type CleanerPropertyRow } from "../cleaner-mails.js";
+import type { TurnoverBookingInput } from "../../engine/turnovers.js";
 import { slicedTransaction } from "./sliced-transaction.js";
 import { writing } from "../write-faults.js";
 import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./rows.js";
@@ -114,6 +117,34 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
     `SELECT (last_status IS NULL OR last_status <> 'success') AND NOT EXISTS (SELECT 1 FROM reservations WHERE calendar_id = ?) AS first
      FROM calendars WHERE id = ?`,
   );
+  // Cleaners by mail (CONTRACT §18): the property's turnovers before and after the write, in its transaction.
+  const mails = mailWriter(db);
+  const cleanerProperty = db.prepare<[string], CleanerPropertyRow>(`${CLEANER_PROPERTY_SELECT} ?`);
+  const cleanerBookings = db.prepare<[string, string], TurnoverBookingInput>(
+    `SELECT r.id, c.property_id AS propertyId, r.arrival, r.departure FROM reservations r JOIN calendars c ON c.id = r.calendar_id
+     WHERE c.property_id = ? AND r.status = 'active' AND r.kind = 'booking' AND r.echo_of IS NULL AND r.departure >= ?`,
+  );
+  const insertUnsubscribe = db.prepare<[string, string, string, string]>(
+    "INSERT INTO cleaner_unsubscribes (token_hash, property_id, email, created_at) VALUES (?, ?, ?, ?)",
+  );
+  const cleanersBefore = (calendarId: string, write: CalendarWrite, first: boolean): WriteContext["cleaners"] => {
+    if (first || rowsOf(write) === 0) return null;
+    const row = cleanerProperty.get(calendarId);
+    if (!row) return null;
+    const property = toCleanerProperty(row);
+    if (property.cleanerEmails.length === 0) return null;
+    const now = new Date();
+    return { property, now, before: cleanerBookings.all(property.id, cleanerWindowStart(property, now)) };
+  };
+  const addCleanerMails = (ownerId: string, cleaners: NonNullable<WriteContext["cleaners"]>) => {
+    const { property, now, before } = cleaners;
+    const after = cleanerBookings.all(property.id, cleanerWindowStart(property, now));
+    const at = new Date().toISOString();
+    for (const { to, tokenHash, mail } of cleanerMails(property, before, after, now)) {
+      insertUnsubscribe.run(tokenHash, property.id, to, at);
+      mails.add(ownerId, mail);
+    }
+  };
 
   // One calendar's write in three parts, each run inside the caller's transaction: its feed state (nothing
   // more when the calendar was removed while its feed was fetched), its rows (any range of them), the rest.
@@ -127,7 +158,7 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
     // (updateProperty recomputed every row already there; these rows are the rest).
     const zone = calendar.time_zone;
     const dated = zone === timeZone ? (event: DatedEvent) => event : (event: DatedEvent) => datedEvent(event, zone);
-    return { calendar, at, seen: seenAt.toISOString(), dated, first };
+    return { calendar, at, seen: seenAt.toISOString(), dated, first, cleaners: cleanersBefore(calendarId, write, first) };
   };
   const writeRows = ({ at, seen, dated }: WriteContext, write: CalendarWrite, from: number, to: number) => {
     const { calendarId, inserts, updates, cancels } = write;
@@ -143,7 +174,8 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
       } else cancel.run(at, cancels[u - updates.length]!, calendarId);
     }
   };
-  const finish = ({ calendar, first }: WriteContext, write: CalendarWrite) => {
+  const finish = ({ calendar, first, cleaners }: WriteContext, write: CalendarWrite) => {
+    if (cleaners) addCleanerMails(calendar.owner_id, cleaners);
     if (rowsOf(write) > 0) touchProperty.run(new Date().toISOString(), calendar.property_id);
     // Webhook events (and the owner's mails) commit with the rows they announce, or not at all (CONTRACT §11, §16).
     // A write with rows has one per change, built only for an owner with an endpoint or mail switched on; one
@@ -218,8 +250,10 @@ interface WriteContext {
   at: string;
   seen: string;
   dated: (event: DatedEvent) => DatedEvent;
-  /** The calendar's first sync (its backlog): no booking mail. */
+  /** The calendar's first sync (its backlog): no booking mail, no cleaner mail. */
   first: boolean;
+  /** The property and its bookings before the write, when it has cleaners to mail. */
+  cleaners: { property: CleanerProperty; now: Date; before: TurnoverBookingInput[] } | null;
 }
 
 type EventParams = [
