@@ -70,5 +70,6 @@ describe.each(storeKinds())("the owner's calendar on $name", (kind: StoreKind) =
     expect(maskFeedPath("/ical/owner/AbC123.ics")).toBe("/ical/owner/***.ics");
     expect(maskFeedPath("/cleaning/AbC123.ics")).toBe("/cleaning/***.ics");
     expect(maskFeedPath("/ical/AbC123.ics")).toBe("/ical/***.ics");
+    expect(maskFeedPath("/unsubscribe/AbC123")).toBe("/unsubscribe/***");
   });
 });
