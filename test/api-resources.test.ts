@@ -41,7 +41,9 @@ describe.each(storeKinds())("API v1 resources on $name", (kind: StoreKind) => {
     const properties = await (await call("GET", "/api/v1/properties")).json();
     expect(properties).toMatchObject({ data: [{ id: loft, name: "Loft", calendars: [{ source: "airbnb" }, { source: "direct", url: "" }] }], nextCursor: null });
     expect(properties.data[0].calendars[0].url).not.toContain("s3cr3t-query"); // masked as `calendar list` masks it
-    expect(properties.data[0].feedUrl).toMatch(/\/ical\/\w+\.ics$/);
+    expect(properties.data[0].feedUrl).toBeNull(); // never published: a read makes no token
+    const token = await store.propertyFeedToken(loft);
+    expect((await (await call("GET", `/api/v1/properties/${loft}`)).json()).feedUrl).toMatch(new RegExp(`/ical/${token}\\.ics$`));
 
     const seen: string[] = [];
     let next: string | null = null;

@@ -5,6 +5,7 @@ import type { CalendarSource, SyncError } from "../types.js";
 import { canonicalLines } from "./canonical-lines.js";
 import { describeEvent, emptyBodyIsEmptyCalendar } from "./channels.js";
 import { looksLikeHtml } from "./html-answer.js";
+import { oneLineText } from "./control-characters.js";
 import { addLocalDays, formatDate } from "./local-date.js";
 import { NO_UID_PREFIX, type FeedEvent } from "./model.js";
 import { expandOccurrences, expansionCost, type Occurrence } from "./recurrence.js";
@@ -177,7 +178,8 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource): FeedEvent 
     endText = isValidDate(end) && end.getTime() >= start.getTime() ? end.toISOString() : startText;
   }
 
-  const summary = text(event.summary).trim();
+  // A feed's summary is shown on terminals and pages: one line without control characters.
+  const summary = oneLineText(text(event.summary)).trim();
   const description = text(event.description);
   const uid = typeof event.uid === "string" && event.uid.trim() ? keptUid(event.uid.trim()) : undefined;
   const base = uid ?? `${NO_UID_PREFIX}${createHash("sha256").update(`${startText}|${endText}|${summary}`).digest("hex").slice(0, 32)}`;

@@ -116,8 +116,9 @@ function writeOf(
     ...input.idempotency,
     requestHash: requestHash(input.body),
     since: new Date(at.getTime() - IDEMPOTENCY_TTL_MS),
-    // Answers made in the transaction are kept (201/200, 409); a 404 or 422 is not: nothing was decided.
-    answer: (outcome) => (outcome.type === "done" || outcome.type === "conflict" || outcome.type === "not_direct" ? stayAnswer(resultOf(outcome, warnings, created)) : undefined),
+    // Only what a retry must not redo or undo is kept (CONTRACT §14): a stay written (201/200) and nights found
+    // taken (409 nights_unavailable). A 404, a 422 or a 409 not_direct changed nothing: a retry answers them afresh.
+    answer: (outcome) => (outcome.type === "done" || outcome.type === "conflict" ? stayAnswer(resultOf(outcome, warnings, created)) : undefined),
   };
   return { ownerId, action, at, idempotency, events: (change) => directStayEvents(change, at) };
 }

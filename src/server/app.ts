@@ -68,6 +68,8 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Mail to owners (CONTRACT §16): "Forgot password?" mails a link when given, else says whom to ask. @default no mail */
   mail?: DashboardMail;
+  /** A channel link not read for longer than this is `stale` (CONTRACT §17), in milliseconds. @default 24 h */
+  channelStaleAfterMs?: number;
   /**
    * True once the server is stopping (CONTRACT §19): every request but `/healthz` answers 503 and closes its
    * connection, `/readyz` included, so a proxy or an orchestrator sends the next one elsewhere. @default never
@@ -151,6 +153,7 @@ export function createApp(options: AppOptions): H3 {
     syncLimiter: rateLimiter,
     resourceLimiter: apiRateLimiter,
     trustProxy: options.trustProxy ?? false,
+    channelStaleAfterMs: options.channelStaleAfterMs,
     requestIdOf: (event) => stateOf(event).requestId,
     onOwner: (event, ownerId) => {
       stateOf(event).ownerId = ownerId;
@@ -171,6 +174,7 @@ export function createApp(options: AppOptions): H3 {
       allowPrivateNetworks: options.allowPrivateNetworks ?? false,
       feedTimeoutMs: options.feedTimeoutMs,
       mail: options.mail,
+      channelStaleAfterMs: options.channelStaleAfterMs,
     });
   }
 

@@ -43,6 +43,16 @@ export async function localStaysBackend(options: LocalStaysOptions, context: Cli
       if (!answer.ok) throw failureOf(answer);
       return answer.value;
     },
+    channels: async (propertyId) => {
+      // No server here to name its address: the links start as `calsync property feed` prints them.
+      const feedBase = context.io.env.CALSYNC_BASE_URL?.trim() || "http://localhost:8787";
+      const owned = (await store.listProperties(ownerId)).filter((p) => propertyId === undefined || p.id === propertyId);
+      if (propertyId !== undefined && owned.length === 0) throw new CliFailure(`not found: no such property`, EXIT.failure);
+      const now = new Date();
+      return Promise.all(
+        owned.map(async (p) => ({ propertyId: p.id, propertyName: p.name, timeZone: p.timeZone, channels: await resources.channelsOf(store, p, { feedBase, now }) })),
+      );
+    },
   };
 }
 
