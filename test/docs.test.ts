@@ -1,7 +1,8 @@
 // The documentation is checked like code (CONTRACT §19): every ```ts block of README.md and docs/*.md
 // typechecks as a module against the built package; every `calsync …` line of a shell block (and of a
 // synopsis block) names a command the program has and only flags its --help lists; the README's first
-// local sync runs as written against a temp database and a loopback feed; every relative link and
+// local sync and two-way-sync.md's import step run as written against a temp database and loopback feeds;
+// every relative link and
 // anchor resolves; the README stays a front door that links every guide.
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -120,25 +121,44 @@ describe("calsync lines", () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it("of the README's first local sync run as written, on a temp database and a loopback feed", async () => {
-    const readme = codeBlocks("README.md");
-    const block = readme.find((b) => b.code.includes("calsync sync --local") && b.code.includes("calsync owner add"));
-    expect(block, "README.md has no first-local-sync block").toBeDefined();
-    const feed = feeds.url("/airbnb.ics", { body: buildIcs([{ uid: "a1", start: day(10), end: day(13), summary: "Reserved" }]) });
-    const env = { CALSYNC_DB: tmp.db("first-sync"), CALSYNC_ALLOW_PRIVATE_NETWORKS: "1" };
+  /**
+   * Runs a block's calsync lines one after another with the built CLI on `env`; each https link becomes the
+   * loopback feed `feedsFor` gives it, and `prp_…` the id the block's `property add` printed.
+   */
+  async function runBlock(block: DocBlock, env: Record<string, string>, feedFor: (link: string) => string): Promise<string[]> {
     let propertyId = "";
     const outputs: string[] = [];
-    for (const line of cliLines(block!, new Set())) {
-      // The channel's link becomes the loopback feed; the property id is the one `property add` printed.
-      const argv = line.words.map((word) => (word.startsWith("https://www.airbnb.com/") ? feed : word === "prp_…" ? propertyId : word));
+    for (const line of cliLines(block, new Set())) {
+      const argv = line.words.map((word) => (word.startsWith("https://") ? feedFor(word) : word === "prp_…" ? propertyId : word));
       const result = await runBin(argv, env);
-      expect(result.code, `${line.text}\n${result.stderr}`).toBe(0);
+      expect(result.code, `${block.file}:${line.line}: ${line.text}\n${result.stderr}`).toBe(0);
       if (argv[0] === "property" && argv[1] === "add") propertyId = /prp_\w+/.exec(result.stdout)?.[0] ?? "";
       outputs.push(result.stdout);
     }
-    expect(propertyId).toMatch(/^prp_/);
+    expect(propertyId, `${block.file}:${block.line}: property add printed no id`).toMatch(/^prp_/);
+    return outputs;
+  }
+  const local = (name: string) => ({ CALSYNC_DB: tmp.db(name), CALSYNC_ALLOW_PRIVATE_NETWORKS: "1" });
+
+  it("of the README's first local sync run as written, on a temp database and a loopback feed", async () => {
+    const block = codeBlocks("README.md").find((b) => b.code.includes("calsync sync --local") && b.code.includes("calsync owner add"));
+    expect(block, "README.md has no first-local-sync block").toBeDefined();
+    const feed = feeds.url("/airbnb.ics", { body: buildIcs([{ uid: "a1", start: day(10), end: day(13), summary: "Reserved" }]) });
+    const outputs = await runBlock(block!, local("first-sync"), () => feed);
     expect(outputs.at(-2)).toMatch(/\b1\b/); // sync --local: the stay created
     expect(outputs.at(-1)).toContain(day(10)); // reservations: stored
+  }, 60_000);
+
+  it("of two-way-sync.md's first step run as written: both channels import, and a night sold twice is reported", async () => {
+    const block = codeBlocks("docs/two-way-sync.md").find((b) => b.code.includes("--source booking") && b.code.includes("calsync sync --local"));
+    expect(block, "docs/two-way-sync.md has no import block").toBeDefined();
+    const env = local("two-way");
+    expect((await runBin(["owner", "add", "Ana"], env)).code).toBe(0);
+    const airbnb = feeds.url("/two-way-airbnb.ics", { body: buildIcs([{ uid: "a1", start: day(10), end: day(13), summary: "Reserved" }]) });
+    const booking = feeds.url("/two-way-booking.ics", { body: buildIcs([{ uid: "b1", start: day(12), end: day(14), summary: "CLOSED - Not available" }]) });
+    await runBlock(block!, env, (link) => (link.includes("airbnb") ? airbnb : booking));
+    const conflicts = JSON.parse((await runBin(["conflicts", "--json"], env)).stdout) as { from: string; to: string }[];
+    expect(conflicts.map(({ from, to }) => [from, to])).toEqual([[day(12), day(13)]]);
   }, 60_000);
 });
 
