@@ -2,8 +2,7 @@
 // typechecks as a module against the built package; every `calsync …` line of a shell block (and of a
 // synopsis block) names a command the program has and only flags its --help lists; the README's first
 // local sync and two-way-sync.md's import step run as written against a temp database and loopback feeds;
-// every relative link and
-// anchor resolves; the README stays a front door that links every guide.
+// every relative link and anchor resolves; the README stays a front door that links every guide.
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
