@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBin } from "./helpers/cli.js";
 import { useCliFixtures } from "./helpers/cli-fixtures.js";
-import { anchors, cliLines, codeBlocks, docFiles, relativeLinks, root, type DocBlock } from "./helpers/doc-blocks.js";
+import { anchors, cliLines, codeBlocks, docFiles, inlineCliLines, relativeLinks, root, type CliLine, type DocBlock } from "./helpers/doc-blocks.js";
 import { buildIcs, day } from "./helpers/ics.js";
 
 const { tmp, feeds } = useCliFixtures({ built: true });
@@ -83,15 +83,15 @@ describe("TypeScript blocks", () => {
 });
 
 describe("calsync lines", () => {
-  it("name commands the program has, with only the flags their --help lists", async () => {
+  /** What is wrong with each line: a command, sub-command or flag the program does not have. */
+  async function problemsOf(lines: CliLine[]): Promise<string[]> {
     const top = await help([]);
     const commands = subcommands(top);
-    const lines = blocks.filter((block) => ["sh", "bash", ""].includes(block.lang)).flatMap((block) => cliLines(block, commands));
-    expect(lines.length).toBeGreaterThan(40);
     const problems: string[] = [];
     for (const line of lines) {
       const where = `${line.file}:${line.line}: ${line.text}`;
       const command = line.words.find((word) => !word.startsWith("-"));
+      if (command?.startsWith("<") || command === "…") continue; // `calsync <command> --help`: a placeholder
       if (command === undefined) {
         for (const flag of line.words) if (!options(top).has(flag)) problems.push(`${where}: no option ${flag}`);
         continue;
@@ -117,7 +117,20 @@ describe("calsync lines", () => {
         if (word.startsWith("-") && !flags.has(flag)) problems.push(`${where}: calsync ${path.join(" ")} has no ${flag}`);
       }
     }
-    expect(problems).toEqual([]);
+    return problems;
+  }
+
+  it("of shell and synopsis blocks name commands the program has, with only the flags their --help lists", async () => {
+    const commands = subcommands(await help([]));
+    const lines = blocks.filter((block) => ["sh", "bash", ""].includes(block.lang)).flatMap((block) => cliLines(block, commands));
+    expect(lines.length).toBeGreaterThan(40);
+    expect(await problemsOf(lines)).toEqual([]);
+  }, 120_000);
+
+  it("in the prose (`calsync property feed prp_… --rotate`) do too", async () => {
+    const lines = files.flatMap(inlineCliLines);
+    expect(lines.length).toBeGreaterThan(40);
+    expect(await problemsOf(lines)).toEqual([]);
   }, 120_000);
 
   /**

@@ -165,3 +165,20 @@ export function relativeLinks(file: string): { target: string; line: number }[] 
     });
   return links;
 }
+
+/** `calsync …` code spans of a file's prose (outside fenced blocks), e.g. `calsync property feed prp_… --rotate`. */
+export function inlineCliLines(file: string): CliLine[] {
+  const found: CliLine[] = [];
+  const lines = readFileSync(path.join(root, file), "utf8").split("\n");
+  let fenced = false;
+  const prose = lines.map((line) => {
+    if (/^ *```/.test(line)) fenced = !fenced;
+    return fenced || /^ *```/.test(line) ? "" : line;
+  });
+  const text = prose.join("\n");
+  for (const match of text.matchAll(/`(?:npx )?calsync ([^`]+)`/g)) {
+    const line = text.slice(0, match.index).split("\n").length;
+    found.push({ file, line, text: match[0], words: shellWords(match[1]!.replace(/[[\]]/g, " ")) });
+  }
+  return found;
+}
