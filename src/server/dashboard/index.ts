@@ -12,6 +12,7 @@ import { registerProfile } from "./pages/profile.js";
 import { registerProperties } from "./pages/properties.js";
 import { registerProperty } from "./pages/property.js";
 import { registerSignIn } from "./pages/sign-in.js";
+import { registerStayAdd } from "./pages/stay-add.js";
 import { registerSyncNow } from "./pages/sync-now.js";
 import { registerTimeline } from "./pages/timeline.js";
 import { registerTokens } from "./pages/tokens.js";
@@ -28,6 +29,7 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
   registerProperties(app, ctx);
   registerProperty(app, ctx);
   registerCalendarForms(app, ctx);
+  registerStayAdd(app, ctx);
   registerDirectStays(app, ctx);
   registerTimeline(app, ctx);
   registerSyncNow(app, ctx);

@@ -1,19 +1,18 @@
 // Direct stays on the property page (CONTRACT §14): "Add booking" and "Block nights" in one form (the two
 // buttons send the kind), the property's upcoming direct stays with "Cancel stay", and the refusal in words.
-// Writes go through the API's resource functions with the runner's refresh of the property's calendars before a check.
+// Writes go through the API's resource functions with the runner's refresh of the property's calendars before a
+// check; the form's POST is stay-add.ts, which draws the property page again on a refusal (this file is part of it).
 import { getRouterParam, type H3 } from "h3";
 import { addDays, todayAt } from "../../../engine/nights.js";
-import { cancelDirectStay, createDirectStay, type ResourceContext, type ResourceFailure } from "../../../resources/index.js";
+import { cancelDirectStay, type ResourceContext } from "../../../resources/index.js";
 import { MAX_NOTE, MAX_SUMMARY } from "../../../resources/validate.js";
-import type { NightsConflict, RefreshWarning, ReservationSource, Reservation } from "../../../resource-types.js";
+import type { NightsConflict, ReservationSource, Reservation } from "../../../resource-types.js";
 import type { Property, Store } from "../../../store/types.js";
 import { ownerAction, redirectWithFlash, type DashboardContext, type Visit } from "../context.js";
 import { plural, shortDay } from "../format.js";
 import { html, url, type SafeHtml } from "../html.js";
 import { csrfField, flashMessage, type Flash } from "../layout.js";
-import { ownedProperty } from "../owned.js";
 import { notFoundPage } from "./errors.js";
-import { propertyPage } from "./property.js";
 
 /** What the stay form sent, shown again with why it was refused. */
 export interface StayForm {
@@ -27,30 +26,8 @@ export interface StayForm {
   field?: "arrival" | "departure" | "summary" | "note";
 }
 
-/** Adds POST /properties/<id>/stays and /stays/<id>/cancel. */
+/** Adds POST /stays/<id>/cancel (Add booking and Block nights are stay-add.ts). */
 export function registerDirectStays(app: H3, ctx: DashboardContext): void {
-  app.post(
-    "/properties/:id/stays",
-    ownerAction(ctx, async (event, visit, form) => {
-      const property = await ownedProperty(ctx.store, visit.owner.id, getRouterParam(event, "id"));
-      if (!property) return notFoundPage(visit);
-      const typed = { arrival: text(form, "arrival"), departure: text(form, "departure"), summary: text(form, "summary"), note: text(form, "note") };
-      const kind = form.get("kind") === "block" ? "block" : "booking";
-      // Empty fields are left out, so the check says "arrival is required" and the summary gets its default.
-      const body = { kind, ...Object.fromEntries(Object.entries(typed).filter(([, value]) => value !== "")) };
-      const made = await createDirectStay(resourceContext(ctx), { ownerId: visit.owner.id, propertyId: property.id, body });
-      const stale = await staleNote(ctx.store, property, made.ok ? made.warnings : (made.warnings ?? []));
-      if (!made.ok) {
-        const refusal = refusalOf(made, typed);
-        return propertyPage(ctx, visit, property, undefined, { ...typed, ...refusal, refusal: `${refusal.refusal}${stale}` });
-      }
-      const stay = made.reservation;
-      const what = `${stay.kind === "block" ? "Blocked" : "Added a booking for"} ${nightsText(stay.arrival, stay.departure)}`;
-      const flash: Flash = { tone: stale ? "warn" : "ok", text: `${what}.${stale}` };
-      return redirectWithFlash(visit, `/properties/${property.id}#direct-stays`, flash);
-    }),
-  );
-
   app.post(
     "/stays/:id/cancel",
     ownerAction(ctx, async (event, visit) => {
@@ -129,31 +106,13 @@ function nightRange(first: string, last: string): string {
 
 const CHANNEL_NAMES: Partial<Record<ReservationSource, string>> = { airbnb: "Airbnb", booking: "Booking.com", vrbo: "Vrbo", tripadvisor: "Tripadvisor", other: "another channel" };
 
-function channelName(source: ReservationSource): string {
+/** A channel as the owner knows it: "Airbnb", "Booking.com". */
+export function channelName(source: ReservationSource): string {
   return CHANNEL_NAMES[source] ?? source.charAt(0).toUpperCase() + source.slice(1);
 }
 
-const FIELD_LABELS = { arrival: "Arrival", departure: "Departure", summary: "Summary", note: "Note" } as const;
-
-function refusalOf(f: ResourceFailure, typed: { arrival: string; departure: string }): Pick<StayForm, "status" | "refusal" | "field"> {
-  if (f.code === "nights_unavailable" && f.conflicts) return { status: 409, refusal: refusalText(typed.arrival, typed.departure, f.conflicts) };
-  const field = f.field && f.field in FIELD_LABELS ? (f.field as keyof typeof FIELD_LABELS) : undefined;
-  const refusal = field ? `${FIELD_LABELS[field]}: ${f.message.replace(new RegExp(`^${field}(: )?`), "").trim()}` : f.message;
-  return { status: f.status === 422 || f.status === 404 || f.status === 400 ? f.status : 422, refusal, ...(field ? { field } : {}) };
-}
-
-// The calendars the refresh could not bring up to date (CONTRACT §14 `calendar_not_refreshed`), by channel.
-async function staleNote(store: Store, property: Property, warnings: RefreshWarning[]): Promise<string> {
-  if (warnings.length === 0) return "";
-  const calendars = await store.listCalendars({ propertyId: property.id });
-  const names = warnings.map((w) => {
-    const calendar = calendars.find((c) => c.id === w.calendarId);
-    return calendar ? channelName(calendar.source) : "a calendar";
-  });
-  return ` Note: ${names.join(", ")} could not be refreshed just now, so ${warnings.length === 1 ? "its" : "their"} nights were checked as last synced.`;
-}
-
-function resourceContext(ctx: DashboardContext): ResourceContext {
+/** The API's resource functions with the runner's refresh of the property's calendars. */
+export function resourceContext(ctx: DashboardContext): ResourceContext {
   return { store: ctx.store, refresh: ctx.runner.refresh, now: ctx.now };
 }
 
@@ -168,8 +127,4 @@ async function upcomingDirectStays(store: Store, property: Property, now: Date):
     if (page.length < 500) return stays;
     after = { arrival: page.at(-1)!.arrival, id: page.at(-1)!.id };
   }
-}
-
-function text(form: URLSearchParams, name: string): string {
-  return (form.get(name) ?? "").trim();
 }
