@@ -81,7 +81,7 @@ function calendarTable(visit: Visit, calendars: Calendar[], now: Date): SafeHtml
       <button type="submit" class="button danger small" aria-label="${`Remove ${calendar.source} calendar`}">Remove</button></form></td>
   </tr>`;
   });
-  return html`<div class="table-wrap"><table class="data stack">
+  return html`<div class="table-wrap"><table class="data stack-on-phone">
   <thead><tr><th>Channel</th><th>Feed</th><th>Last sync</th><th>Status</th><th>Error</th>${streaks ? html`<th class="num">Failures in a row</th>` : html``}<th><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${rows}</tbody>
 </table></div>`;

@@ -94,7 +94,7 @@ function tokenTable(visit: Visit, tokens: TokenRecord[], now: Date, from: Tokens
     <td data-label="Last used">${relativeTime(t.lastUsedAt, now)}</td><td data-label="Expires">${relativeTime(t.expiresAt, now)}</td><td data-label="Status">${state}</td>
     <td class="row-actions">${revoke}</td></tr>`;
   });
-  return html`<div class="table-wrap"><table class="data stack">
+  return html`<div class="table-wrap"><table class="data stack-on-phone">
   <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${rows}</tbody></table></div>`;
 }
