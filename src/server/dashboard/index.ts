@@ -12,6 +12,7 @@ import { registerProfile } from "./pages/profile.js";
 import { registerProperties } from "./pages/properties.js";
 import { registerProperty } from "./pages/property.js";
 import { registerSignIn } from "./pages/sign-in.js";
+import { registerStayCancel } from "./pages/stay-cancel.js";
 import { registerSyncNow } from "./pages/sync-now.js";
 import { registerTimeline } from "./pages/timeline.js";
 import { registerTokens } from "./pages/tokens.js";
@@ -29,6 +30,7 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
   registerProperty(app, ctx);
   registerCalendarForms(app, ctx);
   registerDirectStays(app, ctx);
+  registerStayCancel(app, ctx);
   registerTimeline(app, ctx);
   registerSyncNow(app, ctx);
   registerTokens(app, ctx);

@@ -3,14 +3,14 @@
 // Writes go through the API's resource functions with the owner's single-flight sync as the refresh.
 import { getRouterParam, type H3 } from "h3";
 import { addDays, todayAt } from "../../../engine/nights.js";
-import { cancelDirectStay, createDirectStay, type ResourceContext, type ResourceFailure } from "../../../resources/index.js";
+import { createDirectStay, type ResourceContext, type ResourceFailure } from "../../../resources/index.js";
 import { MAX_NOTE, MAX_SUMMARY } from "../../../resources/validate.js";
 import type { NightsConflict, RefreshWarning, ReservationSource, Reservation } from "../../../resource-types.js";
 import type { Property, Store } from "../../../store/types.js";
 import { ownerAction, redirectWithFlash, type DashboardContext, type Visit } from "../context.js";
 import { plural, shortDay } from "../format.js";
 import { html, url, type SafeHtml } from "../html.js";
-import { csrfField, flashMessage, type Flash } from "../layout.js";
+import { csrfField, flashAt, flashMessage, type Flash } from "../layout.js";
 import { ownedProperty } from "../owned.js";
 import { notFoundPage } from "./errors.js";
 import { propertyPage } from "./property.js";
@@ -27,7 +27,7 @@ export interface StayForm {
   field?: "arrival" | "departure" | "summary" | "note";
 }
 
-/** Adds POST /properties/<id>/stays and /stays/<id>/cancel. */
+/** Adds POST /properties/<id>/stays (Cancel stay is stay-cancel.ts). */
 export function registerDirectStays(app: H3, ctx: DashboardContext): void {
   app.post(
     "/properties/:id/stays",
@@ -46,22 +46,8 @@ export function registerDirectStays(app: H3, ctx: DashboardContext): void {
       }
       const stay = made.reservation;
       const what = `${stay.kind === "block" ? "Blocked" : "Added a booking for"} ${nightsText(stay.arrival, stay.departure)}`;
-      const flash: Flash = { tone: stale ? "warn" : "ok", text: `${what}.${stale}` };
+      const flash: Flash = { tone: stale ? "warn" : "ok", text: `${what}.${stale}`, at: "direct-stays" };
       return redirectWithFlash(visit, `/properties/${property.id}#direct-stays`, flash);
-    }),
-  );
-
-  app.post(
-    "/stays/:id/cancel",
-    ownerAction(ctx, async (event, visit) => {
-      const found = await ctx.store.getReservation(getRouterParam(event, "id") ?? "");
-      if (!found || found.ownerId !== visit.owner.id) return notFoundPage(visit);
-      const stay = found.reservation;
-      const cancelled = await cancelDirectStay(resourceContext(ctx), { ownerId: visit.owner.id, reservationId: stay.id });
-      const flash: Flash = cancelled.ok
-        ? { tone: "ok", text: `Cancelled the stay of ${nightsText(stay.arrival, stay.departure)}: its nights are free again.` }
-        : { tone: "error", text: cancelled.code === "not_direct" ? `That stay came from ${channelName(stay.source)}: cancel it there.` : cancelled.message };
-      return redirectWithFlash(visit, `/properties/${stay.propertyId}#direct-stays`, flash);
     }),
   );
 }
@@ -74,6 +60,7 @@ export async function directStaysSection(ctx: DashboardContext, visit: Visit, pr
     html`<label class="field"><span>${label}</span><input type="date" name="${name}" value="${form?.[name] ?? ""}" required${invalid(name)}></label>`;
   return html`<section class="card" id="direct-stays">
   <h2>Direct stays</h2>
+  ${flashAt(visit, "direct-stays")}
   <p class="muted">Guests who booked by phone or on your own site, and nights you keep for yourself. calsync first syncs this property's channel calendars, so the nights are checked against what the channels say now; the outbound feed then closes them on every channel.</p>
   ${form ? html`<div id="stay-refusal">${flashMessage({ tone: "error", text: form.refusal })}</div>` : html``}
   <form method="post" action="$${url(`/properties/${property.id}/stays#direct-stays`)}" class="inline-form stay-form" data-busy="Checking the channels…">
@@ -85,26 +72,32 @@ export async function directStaysSection(ctx: DashboardContext, visit: Visit, pr
     <div class="actions"><button type="submit" name="kind" value="booking" class="button primary">Add booking</button>
     <button type="submit" name="kind" value="block" class="button">Block nights</button></div>
   </form>
-  ${stays.length === 0 ? html`<p class="empty-row muted">No upcoming direct stays.</p>` : stayList(visit, stays)}
+  ${stays.length === 0 ? html`<p class="empty-row muted">No upcoming direct stays.</p>` : stayList(stays)}
 </section>`;
 }
 
-function stayList(visit: Visit, stays: Reservation[]): SafeHtml {
+// "Cancel stay" opens a page that asks first (stay-cancel.ts): a GET form, so it is a button and needs no script.
+function stayList(stays: Reservation[]): SafeHtml {
   const items = stays.map(
     (stay) => html`<li class="stay-item">
     <div><strong>${nightsText(stay.arrival, stay.departure)}</strong> <span class="pill ${stay.kind === "block" ? "muted-pill" : "ok"}">${stay.kind === "block" ? "blocked" : "booking"}</span>
       <div>${stay.summary}</div>${stay.note ? html`<div class="muted">${stay.note}</div>` : html``}</div>
-    <form method="post" action="$${url(`/stays/${stay.id}/cancel`)}">${csrfField(visit.csrf)}
+    <form method="get" action="$${url(`/stays/${stay.id}/cancel`)}">
       <button type="submit" class="button danger small" aria-label="${`Cancel stay ${nightsText(stay.arrival, stay.departure)}`}">Cancel stay</button></form>
   </li>`,
   );
   return html`<ul class="stay-list" aria-label="Upcoming direct stays">${items}</ul>`;
 }
 
-/** `12 Mar → 15 Mar (3 nights)`: arrival, departure morning, and the nights between. */
+/**
+ * `12 Mar → 15 Mar 2027 (3 nights)`: arrival, departure morning, and the nights between, with the year (a stay
+ * can be booked a year ahead; two years when it spans New Year: `30 Dec 2026 → 2 Jan 2027`).
+ */
 export function nightsText(arrival: string, departure: string): string {
   const nights = Math.round((Date.parse(departure) - Date.parse(arrival)) / 86_400_000);
-  return `${shortDay(arrival)} → ${shortDay(departure)} (${plural(nights, "night", "nights")})`;
+  const year = (date: string) => date.slice(0, 4);
+  const from = year(arrival) === year(departure) ? shortDay(arrival) : `${shortDay(arrival)} ${year(arrival)}`;
+  return `${from} → ${shortDay(departure)} ${year(departure)} (${plural(nights, "night", "nights")})`;
 }
 
 /** The refusal in words: which nights, and which channel holds them. */
@@ -129,7 +122,8 @@ function nightRange(first: string, last: string): string {
 
 const CHANNEL_NAMES: Partial<Record<ReservationSource, string>> = { airbnb: "Airbnb", booking: "Booking.com", vrbo: "Vrbo", tripadvisor: "Tripadvisor", other: "another channel" };
 
-function channelName(source: ReservationSource): string {
+/** A channel as the owner knows it: "Airbnb", "Booking.com". */
+export function channelName(source: ReservationSource): string {
   return CHANNEL_NAMES[source] ?? source.charAt(0).toUpperCase() + source.slice(1);
 }
 
@@ -153,7 +147,8 @@ async function staleNote(store: Store, property: Property, warnings: RefreshWarn
   return ` Note: ${names.join(", ")} could not be refreshed just now, so ${warnings.length === 1 ? "its" : "their"} nights were checked as last synced.`;
 }
 
-function resourceContext(ctx: DashboardContext): ResourceContext {
+/** The API's resource functions with the owner's single-flight sync as the refresh. */
+export function resourceContext(ctx: DashboardContext): ResourceContext {
   return { store: ctx.store, refresh: (ownerId) => ctx.runner.run(ownerId, "dashboard"), now: ctx.now };
 }
 

@@ -8,7 +8,7 @@ import { ownerPage, type DashboardContext, type Visit } from "../context.js";
 import { plural, relativeTime } from "../format.js";
 import { html, url, type SafeHtml } from "../html.js";
 import { htmlResponse } from "../http.js";
-import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
+import { csrfField, flashAt, flashMessage, layout, type Flash } from "../layout.js";
 import { ownedProperty } from "../owned.js";
 import { previewCard, type CalendarPreview } from "./calendar-preview.js";
 import { directStaysSection, type StayForm } from "./direct-stays.js";
@@ -113,11 +113,13 @@ function feedSection(visit: Visit, property: Property): SafeHtml {
   const action = url(`/properties/${property.id}/feed`);
   if (!property.feedToken) {
     return html`<section class="card" id="feed"><h2>Outbound feed</h2>
+  ${flashAt(visit, "feed")}
   <p class="muted">One merged calendar of this property's nights, for each channel's "import calendar" box, so no channel sells a night another one sold.</p>
   <form method="post" action="$${action}">${csrfField(visit.csrf)}<button type="submit" class="button">Create feed URL</button></form></section>`;
   }
   const feedUrl = `${visit.facts.origin}/ical/${property.feedToken}.ics`;
   return html`<section class="card" id="feed"><h2>Outbound feed</h2>
+  ${flashAt(visit, "feed")}
   <p class="muted">Paste this into each channel's "import calendar" box, adding <code>?exclude=</code> and the channel's own name (e.g. <code>?exclude=airbnb</code> for Airbnb) so it does not import its own bookings back.</p>
   <div class="copy-row"><code class="feed-url" id="feed-url">${feedUrl}</code>
     <button type="button" class="button small" data-copy="feed-url" hidden>Copy</button></div>
