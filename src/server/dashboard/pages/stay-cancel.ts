@@ -56,7 +56,7 @@ function confirmPage(visit: Visit, property: Property, stay: Reservation): Respo
   const what = stay.kind === "block" ? "Blocked nights" : "Booking";
   const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/properties">Overview</a> <span aria-hidden="true">/</span>
   <a href="$${url(back)}">${property.name}</a> <span aria-hidden="true">/</span> Cancel stay</nav>
-<section class="card narrow-left" aria-labelledby="cancel-heading">
+<section class="card narrow-left confirm-card" aria-labelledby="cancel-heading">
   <h1 id="cancel-heading">${stay.status === "active" ? "Cancel this stay?" : "This stay is cancelled"}</h1>
   <dl class="facts">
     <div class="wide"><dt>Nights</dt><dd>${nights}</dd></div>
