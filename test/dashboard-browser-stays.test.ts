@@ -10,6 +10,7 @@ import { nightsText } from "../src/server/dashboard/pages/direct-stays.js";
 import { hashPassword } from "../src/server/dashboard/passwords.js";
 import type { RunningServer } from "../src/server/index.js";
 import type { Store } from "../src/store/types.js";
+import { seriousViolations } from "./helpers/axe.js";
 import { HAS_CHROMIUM, SKIP_NOTE } from "./helpers/chromium.js";
 import { startDashboardBrowser, type DashboardBrowser } from "./helpers/dashboard-browser.js";
 import type { FeedServer } from "./helpers/feed-server.js";
@@ -112,8 +113,9 @@ describe.skipIf(!HAS_CHROMIUM)("direct stays in a browser", () => {
     return box !== null && box.y >= 0 && box.y + box.height <= height;
   }
 
-  async function signedIn(email: string, width: number): Promise<{ page: Page; close(): Promise<void> }> {
-    const context = await browser.newContext({ viewport: { width, height: 844 }, javaScriptEnabled: false });
+  // Without JavaScript unless `axe` (axe-core runs as a script the dashboard's CSP refuses: bypassCSP).
+  async function signedIn(email: string, width: number, axe = false): Promise<{ page: Page; close(): Promise<void> }> {
+    const context = await browser.newContext({ viewport: { width, height: 844 }, ...(axe ? { bypassCSP: true } : { javaScriptEnabled: false }) });
     const page = await context.newPage();
     await page.goto(`${server.url}/sign-in`);
     await page.getByLabel("Email").fill(email);
@@ -166,11 +168,11 @@ describe.skipIf(!HAS_CHROMIUM)("direct stays in a browser", () => {
     await close();
   }, 120_000);
 
-  it("says on the timeline that a double booking's direct stay is cancelled in calsync, and links to its Cancel stay", async () => {
+  it("says on the timeline that a double booking's direct stay is cancelled in calsync, and links to its Cancel stay (axe-clean)", async () => {
     const owner = await store.createOwner("Dan Double", { email: "dan@example.com" });
     await store.setOwnerPassword(owner.id, await hashPassword(PASSWORD));
     const property = await store.createProperty(owner.id, "Dune House");
-    const { page, close } = await signedIn("dan@example.com", 1280);
+    const { page, close } = await signedIn("dan@example.com", 1280, true);
     await page.goto(`${server.url}/properties/${property.id}`);
     await page.getByLabel("Arrival").fill(day(15));
     await page.getByLabel("Departure").fill(day(18));
@@ -184,12 +186,23 @@ describe.skipIf(!HAS_CHROMIUM)("direct stays in a browser", () => {
     await page.getByRole("button", { name: "Sync now" }).click();
     await page.getByRole("heading", { name: "Sync results" }).waitFor();
     await page.goto(`${server.url}/properties/${property.id}/timeline`);
+    const found = [];
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      found.push(...(await seriousViolations(page)).map((v) => `timeline @${width}: ${v.rule} ${v.targets.join(", ")}`));
+    }
+    await page.setViewportSize({ width: 1280, height: 844 });
     const banner = page.getByRole("alert");
     expect(await banner.textContent()).toContain("a direct stay is cancelled here in calsync");
     expect(await banner.textContent()).not.toContain("Cancel one of them on its channel");
     await banner.getByRole("link", { name: "Cancel the direct stay in calsync" }).click();
     await page.getByRole("heading", { name: "Cancel this stay?" }).waitFor();
     expect(await page.getByText("Phone guest: Ole").count()).toBe(1);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      found.push(...(await seriousViolations(page)).map((v) => `cancel stay @${width}: ${v.rule} ${v.targets.join(", ")}`));
+    }
+    expect(found).toEqual([]);
     await close();
   }, 120_000);
 });
