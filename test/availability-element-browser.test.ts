@@ -238,7 +238,6 @@ describe.skipIf(!HAS_CHROMIUM)("<calsync-availability> on another origin's page"
     expect(at1280.months[1]!.top).toBe(at1280.months[0]!.top);
     expect(Math.abs(at1280.previous.left - at1280.months[0]!.left)).toBeLessThanOrEqual(2);
     expect(Math.abs(at1280.next.right - at1280.months[1]!.right)).toBeLessThanOrEqual(2);
-    if (SCREENSHOTS) await wide.page.screenshot({ path: path.resolve(import.meta.dirname, "../docs/availability-element-1280.png") });
 
     const phone = await listing("?wide=1", 390);
     await expect.poll(() => captions(phone.page)).toEqual(["März 2030", "April 2030"]);
