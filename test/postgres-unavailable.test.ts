@@ -51,6 +51,9 @@ describe("a PostgreSQL that goes away while calsync serves", () => {
       expect(JSON.parse(body)).toEqual({ ok: false, error: { code: "unavailable", message: expect.any(String) } });
       const health = await fetch(`${server.url}/healthz`);
       expect([health.status, ((await health.json()) as { error: { code: string } }).error.code]).toEqual([503, "unavailable"]);
+      // Readiness says the same, so an orchestrator sends requests to an instance whose database answers.
+      const ready = await fetch(`${server.url}/readyz`);
+      expect([ready.status, ready.headers.get("retry-after"), ((await ready.json()) as { error: { code: string } }).error.code]).toEqual([503, "2", "unavailable"]);
       const password = new URL(url).password;
       for (const text of [body, log.join("\n")]) expect(text).not.toContain(password);
       expect(log.join("\n")).toContain(`cannot reach PostgreSQL at 127.0.0.1:${proxy.port}`);
@@ -58,6 +61,7 @@ describe("a PostgreSQL that goes away while calsync serves", () => {
       await proxy.up();
       expect((await post(server, ann.token)).status).toBe(200);
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
     } finally {
       await proxy.up().catch(() => {});
       await store.close();

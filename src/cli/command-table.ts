@@ -98,7 +98,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "db",
-    description: "Database tools: copy a whole database (SQLite ↔ PostgreSQL)",
+    description: "Database tools: copy a whole database (SQLite ↔ PostgreSQL), back up and restore a SQLite file",
     options: false,
     load: async (context) => (await import("./commands/db.js")).dbCommand(context),
   },

@@ -22,6 +22,7 @@ export interface CalendarFetchContext {
   /** Keep the host's wait in memory only (a dry run writes nothing). */
   dryRun?: boolean;
   timeoutMs?: number;
+  signal?: AbortSignal;
   maxBytes?: number;
   allowPrivateNetworks?: boolean;
   onFeedFetched?: (fetch: FeedFetch) => void;
@@ -29,6 +30,7 @@ export interface CalendarFetchContext {
 
 /** Fetches one calendar's feed (inside its limiter slot), or fails it with `throttled` without a request. */
 export async function fetchCalendar(calendar: CalendarRecord, host: string, context: CalendarFetchContext): Promise<FetchFeedResult> {
+  if (context.signal?.aborted) return { kind: "error", error: { code: "fetch_failed", message: "not fetched: the sync was stopped" } };
   const wait = context.backoffs.remaining(host, context.clock());
   if (wait > 0) return { kind: "error", error: throttledError(host, wait) };
   const started = performance.now();
@@ -36,6 +38,7 @@ export async function fetchCalendar(calendar: CalendarRecord, host: string, cont
     etag: calendar.etag,
     lastModified: calendar.lastModified,
     timeoutMs: context.timeoutMs,
+    signal: context.signal,
     maxBytes: context.maxBytes,
     allowPrivateNetworks: context.allowPrivateNetworks,
   });

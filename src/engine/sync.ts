@@ -42,6 +42,11 @@ export interface SyncOwnerOptions {
   backoffs?: HostBackoffs;
   /** Deadline of one feed fetch, in milliseconds. @default 20000 */
   timeoutMs?: number;
+  /**
+   * Ends the run early (a server stopping past its grace): fetches in flight are cut and calendars not yet
+   * fetched fail without a request; what is written stays whole, one calendar per transaction. @default never
+   */
+  signal?: AbortSignal;
   /** Largest feed body accepted, in bytes after decompression. @default 10 MiB */
   maxBytes?: number;
   /** Id the run is recorded under (single flight across processes reads its response by it). @default a new id */

@@ -66,6 +66,11 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Mail to owners (CONTRACT §16): "Forgot password?" mails a link when given, else says whom to ask. @default no mail */
   mail?: DashboardMail;
+  /**
+   * True once the server is stopping (CONTRACT §19): every request but `/healthz` answers 503 and closes its
+   * connection, `/readyz` included, so a proxy or an orchestrator sends the next one elsewhere. @default never
+   */
+  stopping?: () => boolean;
 }
 
 // Per-request facts the access log needs, kept off the public event context.
@@ -113,7 +118,7 @@ export function createApp(options: AppOptions): H3 {
     const state = stateOf(event);
     let response: Response;
     try {
-      const result = await next();
+      const result = options.stopping?.() && event.url.pathname !== "/healthz" ? stoppingResponse(json(event), state.requestId) : await next();
       if (result instanceof Response) response = result;
       else response = json(event) ? errorResponse(404, "not_found", state.requestId) : notFoundPage();
     } catch (error) {
@@ -172,7 +177,21 @@ export function createApp(options: AppOptions): H3 {
     return jsonResponse(200, { ok: true }, requestId);
   });
 
+  // Readiness, apart from liveness: an orchestrator stops sending work here while the database is out of reach.
+  app.get("/readyz", async (event) => {
+    const { requestId } = stateOf(event);
+    const reachable = await options.store.ping().catch(() => false);
+    if (!reachable) return errorResponse(503, "unavailable", requestId, { "retry-after": String(RETRY_AFTER_S) });
+    return jsonResponse(200, { ok: true }, requestId);
+  });
+
   return app;
+}
+
+function stoppingResponse(json: boolean, requestId: string): Response {
+  const headers = { "retry-after": String(RETRY_AFTER_S), connection: "close" };
+  const message = "The server is stopping: try again in a moment.";
+  return json ? errorResponse(503, "unavailable", requestId, headers, message) : errorPage(503, "Stopping", message, { headers });
 }
 
 // A fault as the client reads it: JSON or an HTML page, 503 with Retry-After while the database is unreachable.

@@ -5,7 +5,7 @@ import { FAILING_STREAK } from "../engine/store-port.js";
 import type { SyncProgress } from "../engine/sync.js";
 import { createParsePool } from "../engine/parse-pool.js";
 import type { FetchLimiterOptions } from "../engine/fetch-limiter.js";
-import { openStore, resolveDatabasePath } from "../store/index.js";
+import { isPostgresUrl, openStore, resolveDatabasePath } from "../store/index.js";
 import type { Store } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
 import { createServerLog, type ServerLog } from "./access-log.js";
@@ -13,6 +13,7 @@ import { createApp } from "./app.js";
 import { isValidHost, listenExactly } from "./listen.js";
 import { DEFAULT_API_RATE_LIMIT, DEFAULT_RATE_LIMIT, storeRateLimiter, type RateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";
 import { assertInterval, startScheduler, type Scheduler } from "./scheduler.js";
+import type { BackupSchedule } from "./backups.js";
 import { DEFAULT_LEASE_MS } from "./owner-lease.js";
 import { createSyncRunner } from "./single-flight.js";
 import type { PollHealthReport } from "./outbox/poll-outage.js";
@@ -65,6 +66,10 @@ export interface ServeOptions {
   fetchLimits?: FetchLimiterOptions;
   /** Mail to owners (CONTRACT §16): where to send it from, and the mail worker's settings (tests shorten retries). @default no mail */
   mail?: MailServeSettings;
+  /** How long a stop waits for running syncs and deliveries before it cuts them short, in milliseconds. @default 30000 */
+  shutdownGraceMs?: number;
+  /** Back up the SQLite database into `dir` at start and every `everyMs`, keeping the newest `keep` (CONTRACT §19). @default none */
+  backups?: { dir: string; everyMs: number; keep: number };
 }
 
 export type { MailServeSettings } from "./mail/start.js";
@@ -80,11 +85,13 @@ export interface RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:8787` (no trailing slash). */
   url: string;
   app: H3;
-  /** Stops accepting, lets running syncs finish (at most `graceMs`, default 25 s), stops the schedule, closes an owned store. */
+  /** Stops accepting, lets running syncs finish (at most `graceMs`, default `shutdownGraceMs` or 30 s), stops the schedule, closes an owned store. */
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
-const DEFAULT_GRACE_MS = 25_000;
+const DEFAULT_GRACE_MS = 30_000;
+/** How long syncs cut short get to record their failures and give their leases back. */
+const STOP_MS = 5_000;
 
 /** Starts the API server and the owner dashboard, and resolves once it is listening. */
 export async function startServer(options: ServeOptions = {}): Promise<RunningServer> {
@@ -112,6 +119,17 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       await pool?.close();
       throw error;
     }));
+  // `calsync db restore` refuses to swap a SQLite file this server holds.
+  const releaseServeLock =
+    store.path !== ":memory:" && !isPostgresUrl(store.path)
+      ? (await import("../store/sqlite/serve-lock.js")).holdServeLock(store.path)
+      : undefined;
+  if (options.backups && !releaseServeLock) {
+    await pool?.close();
+    if (ownsStore) await store.close();
+    throw new Error("backups are for a SQLite database: back PostgreSQL up with pg_dump");
+  }
+  let stopping = false;
   let rateLimiter: TokenRateLimiter | null;
   let apiRateLimiter: TokenRateLimiter | null;
   try {
@@ -122,6 +140,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   } catch (error) {
     await pool?.close();
     if (ownsStore) await store.close();
+    releaseServeLock?.();
     throw error;
   }
 
@@ -159,6 +178,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     apiRateLimiter,
     allowPrivateNetworks: options.allowPrivateNetworks,
     trustProxy: options.trustProxy,
+    stopping: () => stopping,
     mail: options.mail && { baseUrl: options.mail.baseUrl, serverUrl: () => url, wake: () => mailer?.wake() },
     logger: log.access,
     onError: (error, requestId) => log.event("error", "request failed", { requestId, error: messageOf(error) }),
@@ -170,6 +190,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   } catch (error) {
     await pool?.close();
     if (ownsStore) await store.close();
+    releaseServeLock?.();
     throw error;
   }
   // listhen's own URL drops port 80 but keeps the colon ("http://host:"), so build it from the address.
@@ -189,6 +210,17 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     });
   }
 
+  let backups: BackupSchedule | undefined;
+  if (options.backups) {
+    const { startBackups } = await import("./backups.js");
+    backups = startBackups({
+      ...options.backups,
+      database: store.path,
+      onBackup: (report, removed) => log.event("info", "backup written", { path: report.path, bytes: report.bytes, removed: removed.length }),
+      onError: (error) => log.event("error", "backup failed", { error: messageOf(error) }),
+    });
+  }
+
   let scheduler: Scheduler | undefined;
   if (options.syncEveryMs !== undefined) {
     scheduler = startScheduler({
@@ -203,29 +235,36 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 
   let closing: Promise<void> | undefined;
   const close = async (graceMs: number) => {
+    const deadline = Date.now() + graceMs;
+    stopping = true;
     scheduler?.stop();
-    log.event("info", "stopping", { runningSyncs: runner.active });
-    // Stop accepting; idle keep-alive connections close now, busy ones once their answer is sent.
+    log.event("info", "stopping", { runningSyncs: runner.active, graceMs });
+    // Stop accepting; idle keep-alive connections close now, busy ones once their answer is sent, and a request
+    // that still comes on one is answered 503 (app.ts) with the connection closed.
     const httpClosed = listener.close();
     const finished = await within(Promise.all([httpClosed, runner.idle()]), graceMs);
     if (!finished) {
-      log.event("warn", "shutdown grace period over; dropping open connections", { runningSyncs: runner.active });
+      log.event("warn", "shutdown grace period over; stopping running syncs", { runningSyncs: runner.active });
+      runner.abort();
       listener.server.closeAllConnections();
       await httpClosed;
+      // Each calendar is one transaction: what is cut short writes nothing, and the owners' leases are given back.
+      await within(runner.idle(), STOP_MS);
     }
-    // Attempts in flight are cut short and do not count (a last one included); their deliveries stay due for the next start.
-    await webhooks?.stop();
-    await mailer?.stop();
+    // Deliveries in flight get what is left of the grace; those cut short do not count and stay due for the next start.
+    const left = Math.max(0, deadline - Date.now());
+    await Promise.all([webhooks?.stop({ graceMs: left }), mailer?.stop({ graceMs: left }), backups?.stop()]);
     // A parse still running past the grace period ends as parse_error: its calendar writes nothing.
     await pool?.close();
     // Each calendar is one transaction, so closing now cannot leave one half-written.
     if (ownsStore) await store.close();
+    releaseServeLock?.();
     log.event("info", "stopped");
   };
   return {
     url,
     app,
-    close: (closeOptions = {}) => (closing ??= close(closeOptions.graceMs ?? DEFAULT_GRACE_MS)),
+    close: (closeOptions = {}) => (closing ??= close(closeOptions.graceMs ?? options.shutdownGraceMs ?? DEFAULT_GRACE_MS)),
   };
 }
 

@@ -62,6 +62,8 @@ export interface SyncRunner {
   idle(): Promise<void>;
   /** Number of owners with a sync running. */
   readonly active: number;
+  /** Cuts every running sync short (see `SyncOwnerOptions.signal`); runs started after this are cut at once. */
+  abort(): void;
 }
 
 /** Creates a runner; share one between the HTTP app and the scheduler. */
@@ -69,6 +71,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
   const limiter = options.limiter ?? createFetchLimiter(options.fetchLimits);
   const backoffs = options.backoffs ?? createHostBackoffs();
   const running = new Map<string, Promise<SyncResponse | undefined>>();
+  const stop = new AbortController();
   const start = (ownerId: string, trigger: SyncTrigger, mode: LeaseMode) => {
     const lease = { store: options.store, leaseMs: options.leaseMs, onWait: (l: SyncLease) => options.onWait?.(ownerId, l) };
     const flight = runWithOwnerLease(lease, ownerId, mode, (runId) => {
@@ -81,6 +84,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
         backoffs,
         allowPrivateNetworks: options.allowPrivateNetworks ?? false,
         timeoutMs: options.feedTimeoutMs,
+        signal: stop.signal,
         now: options.now,
         onProgress: options.onProgress && ((progress) => options.onProgress?.(ownerId, trigger, progress)),
         onFeedFetched: options.onFeedFetched,
@@ -113,6 +117,7 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
     get active() {
       return running.size;
     },
+    abort: () => stop.abort(),
   };
 }
 

@@ -34,11 +34,16 @@ export function serveCommand(context: CliContext) {
     .option("--fetch-per-host <n>", "feeds fetched at once by this process from one host (default 6)", parseCount)
     .option("--owner-fetch-concurrency <n>", "feeds of one owner's sync fetched at once (default 8)", parseCount)
     .option("--owner-fetch-per-host <n>", "feeds of one owner's sync fetched at once from one host (default 2)", parseCount)
+    .option("--shutdown-grace <duration>", "on SIGTERM/SIGINT, how long running syncs and deliveries may finish before they are cut short (default 30s)")
+    .option("--backup-dir <dir>", "back the SQLite database up into this directory at start and every --backup-every")
+    .option("--backup-every <duration>", "time between backups, e.g. 6h (default 24h; needs --backup-dir)")
+    .option("--backup-keep <n>", "backups kept in --backup-dir, the newest (default 7)", parseCount)
     .addOption(jsonOption())
     .addHelpText(
       "after",
       "\nPrints its URL on stdout once listening (with --json: {\"url\": …}); logs go to stderr.\n" +
-        "SIGINT/SIGTERM stop it gracefully: running syncs finish (up to 25 s), then the database is closed.\n" +
+        "SIGINT/SIGTERM stop it gracefully: new requests get 503, running syncs and deliveries finish (up to --shutdown-grace),\n" +
+        "then the database is closed and it exits 0; a second signal exits at once. GET /readyz is for orchestrators.\n" +
         "Owners sign in to the dashboard at the printed URL; give them a link with: calsync owner invite --owner O\n" +
         "Webhooks (calsync webhook add) are delivered as syncs write them, retried across restarts.\n" +
         "With --smtp-url and --mail-from, owners get mails (invites, password resets, double bookings, failing calendars),\n" +
@@ -59,6 +64,7 @@ export function serveCommand(context: CliContext) {
       const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimitFlag(options.rateLimit);
       const apiRateLimit = options.apiRateLimit === undefined ? undefined : parseRateLimitFlag(options.apiRateLimit, "--api-rate-limit");
       const mail = mailSettings(options, env);
+      const backups = backupSettings(options);
 
       const { startServer } = await import("../../server/serve.js");
       const server = await startServer({
@@ -80,6 +86,8 @@ export function serveCommand(context: CliContext) {
           ownerPerHost: options.ownerFetchPerHost,
         },
         mail,
+        backups,
+        shutdownGraceMs: options.shutdownGrace === undefined ? undefined : parseDuration(options.shutdownGrace),
         log: (line) => context.io.stderr.write(`${line}\n`),
       });
       if (options.json) writeJson(context, { url: server.url });
@@ -106,6 +114,20 @@ function mailSettings(options: { smtpUrl?: string; mailFrom?: string; baseUrl?: 
   const mailFrom = checkMailFrom(from.value);
   if (!mailFrom.ok) throw new UsageError(`${from.source} ${mailFrom.message} (got ${JSON.stringify(from.value)})`);
   return { smtpUrl: smtpUrl.value, from: mailFrom.value, ...(baseUrl ? { baseUrl } : {}) };
+}
+
+function backupSettings(options: { backupDir?: string; backupEvery?: string; backupKeep?: number; db?: string }) {
+  if (options.backupDir === undefined) {
+    if (options.backupEvery !== undefined || options.backupKeep !== undefined) throw new UsageError("--backup-every and --backup-keep need --backup-dir");
+    return undefined;
+  }
+  if (options.db !== undefined && /^postgres(ql)?:\/\//i.test(options.db)) {
+    throw new UsageError("--backup-dir backs up a SQLite file; for PostgreSQL use pg_dump (docs/self-hosting.md)");
+  }
+  const everyMs = options.backupEvery === undefined ? 24 * 3_600_000 : parseDuration(options.backupEvery);
+  if (everyMs < 60_000) throw new UsageError(`--backup-every must be at least 1m (got "${options.backupEvery}")`);
+  if (everyMs > MAX_INTERVAL_MS) throw new UsageError(`--backup-every must be at most 24d (got "${options.backupEvery}")`);
+  return { dir: options.backupDir, everyMs, keep: options.backupKeep ?? 7 };
 }
 
 function parsePort(value: string | undefined, source: string): number {

@@ -48,8 +48,8 @@ export function startServeMail(
   });
   return {
     wake: worker.wake,
-    async stop() {
-      await worker.stop();
+    async stop(options) {
+      await worker.stop(options);
       sender.close();
     },
   };

@@ -81,8 +81,11 @@ export interface DeliverySummary {
 export interface OutboxWorker {
   /** Looks for due items now (e.g. right after a sync wrote some). */
   wake(): void;
-  /** Stops claiming, interrupts attempts in flight (they do not count and stay due) and waits for them to be given back. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming; lets attempts in flight finish for up to `graceMs` (default 0), then interrupts the rest
+   * (they do not count and stay due) and waits for them to be given back.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Keeps finished items a month, for listings. */
@@ -228,9 +231,18 @@ export function startOutboxWorker<Item>(queue: OutboxQueue<Item>, options: Outbo
   wake();
   return {
     wake,
-    async stop() {
+    async stop({ graceMs = 0 } = {}) {
       stopped = true;
       clearInterval(timer);
+      if (graceMs > 0) {
+        let timeout: NodeJS.Timeout | undefined;
+        const drained = (async () => {
+          await filling;
+          await pool.idle();
+        })();
+        await Promise.race([drained, new Promise((resolve) => (timeout = setTimeout(resolve, graceMs)))]);
+        clearTimeout(timeout);
+      }
       pool.abort();
       await filling;
       await pool.idle();

@@ -5,7 +5,7 @@ import { Database, nativeBinding } from "./driver.js";
 import { copyQueries, type CopyQueries } from "./copy.js";
 import { createConnectionLock, lockedMethods, type ConnectionLock } from "./connection-lock.js";
 import { lazyMethods, type GroupLoader } from "./lazy-queries.js";
-import { migrate } from "./migrations.js";
+import { migrate, SCHEMA_VERSION } from "./migrations.js";
 import { rateLimitQueries, type RateLimitQueries } from "./rate-limits.js";
 import type { Store } from "../types.js";
 
@@ -19,6 +19,7 @@ export function openSqliteStore(path: string): Store {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
+    copyBeforeSchemaSteps(db, path);
     migrate(db);
   } catch (error) {
     db.close();
@@ -38,6 +39,21 @@ export function openSqliteStore(path: string): Store {
   // /healthz's ping may read inside it (it only asks whether the file answers). `exportRows` answers an
   // iterable, not a promise: only `db copy` calls it, with nothing else on the connection.
   return lockedMethods(store, lock, ["ping", "exportRows"]);
+}
+
+/** `2026-11-28T04-05-06Z`: a time that sorts and is a valid file name everywhere. */
+export function fileStamp(at: Date): string {
+  return at.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
+}
+
+/**
+ * Before the first schema step on an existing file, a copy of it beside it (`<file>.schema-<version>-<time>.bak`):
+ * an upgrade that goes wrong, or a downgrade wanted after it, starts from that (CONTRACT §19).
+ */
+function copyBeforeSchemaSteps(db: Database, path: string): void {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (path === ":memory:" || path === "" || version === 0 || version >= SCHEMA_VERSION) return;
+  db.prepare("VACUUM INTO ?").run(`${path}.schema-${version}-${fileStamp(new Date())}.bak`);
 }
 
 /** The query groups of one database, each a module of its own (see lazy-queries.ts). */

@@ -1,0 +1,124 @@
+// Stopping `calsync serve` (CONTRACT §19): while it drains, new requests get 503 and /readyz says so; running
+// syncs finish within the grace; past it the process still exits 0 with no half-written calendar; the
+// database's lock is given back, and `db restore` is refused while it is held. Backups on a schedule.
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startServer } from "../src/server/index.js";
+import { openStore } from "../src/store/index.js";
+import { Database } from "../src/store/sqlite/driver.js";
+import type { SyncResponse } from "../src/types.js";
+import { runCli } from "./helpers/cli.js";
+import { startServe, type ServeProcess } from "./helpers/processes.js";
+import { Gate, ics, ownerWith, post, until, useServerFixtures } from "./helpers/server-fixtures.js";
+
+const { dbPath, feed, newStore } = useServerFixtures();
+const processes: ServeProcess[] = [];
+afterAll(async () => {
+  for (const serve of processes) if (serve.child.exitCode === null) serve.child.kill("SIGKILL");
+});
+
+describe("a server that is stopping", () => {
+  it("answers 503 to new requests and /readyz while a running sync finishes, and /healthz stays 200", async () => {
+    const store = await newStore();
+    const gate = new Gate();
+    const ann = await ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed(gate.serve(ics("a", "b"))) }] });
+    const server = await startServer({ store, port: 0, allowPrivateNetworks: true, log: () => {}, webhooks: false });
+    const ready = (path: string) => server.app.fetch(new Request(`http://calsync.test${path}`));
+    expect((await ready("/readyz")).status).toBe(200);
+    const answer = post(server, ann.token);
+    expect(await gate.arrivals(1)).toBe(true);
+
+    const closed = server.close({ graceMs: 10_000 });
+    const readyz = await ready("/readyz");
+    expect([readyz.status, readyz.headers.get("retry-after")]).toEqual([503, "2"]);
+    const api = await server.app.fetch(new Request("http://calsync.test/api/v1/properties", { headers: { "x-api-key": ann.token } }));
+    expect([api.status, api.headers.get("connection")]).toEqual([503, "close"]);
+    expect(await api.json()).toEqual({ ok: false, error: { code: "unavailable", message: "The server is stopping: try again in a moment." } });
+    expect((await ready("/sign-in")).status).toBe(503);
+    expect((await ready("/healthz")).status).toBe(200);
+
+    gate.open();
+    const response = (await (await answer).json()) as SyncResponse;
+    expect(response.results[0]?.result.reservationsCreated).toBe(2);
+    await closed;
+  });
+});
+
+describe("calsync serve on SIGTERM", () => {
+  it("cuts a sync short after --shutdown-grace, exits 0, writes no calendar half, gives the lock back, and starts again", async () => {
+    const path = dbPath();
+    const store = await openStore(path);
+    const gate = new Gate();
+    const ann = await ownerWith(store, "Ann", {
+      Loft: [
+        { source: "airbnb", url: feed({ body: ics("a1", "a2", "a3") }) },
+        { source: "booking", url: feed(gate.serve(ics("b1", "b2"))) },
+      ],
+    });
+    await store.close();
+
+    const serve = await startServe(["--db", path, "--shutdown-grace", "1s"], { CALSYNC_ALLOW_PRIVATE_NETWORKS: "1" });
+    processes.push(serve);
+    expect(existsSync(`${path}.serve-lock`)).toBe(true);
+    const held = await runCli(["db", "restore", "--db", path, "--from", path]);
+    expect([held.code, held.stderr]).toEqual([1, expect.stringContaining(`calsync serve (pid ${serve.child.pid}) holds`)]);
+
+    const answer = fetch(`${serve.url}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": ann.token } }).catch((error: unknown) => error);
+    expect(await gate.arrivals(1)).toBe(true);
+    // Airbnb's answer is there at once; Booking.com's is held past the grace.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const signalled = Date.now();
+    serve.child.kill("SIGTERM");
+    expect(await serve.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    await answer;
+    expect(serve.stderr()).toContain("shutdown grace period over");
+    expect(existsSync(`${path}.serve-lock`)).toBe(false);
+
+    const after = await openStore(path);
+    try {
+      const stored = await after.listReservations({ ownerId: ann.ownerId });
+      expect(stored.map((r) => r.uid).sort()).toEqual(["a1", "a2", "a3"]);
+      // The owner's lease was given back, so the next start's sync does not wait for it to lapse.
+      expect(await after.syncLease(ann.ownerId)).toBeUndefined();
+    } finally {
+      await after.close();
+    }
+
+    // The next start syncs both calendars whole.
+    gate.open();
+    const again = await startServe(["--db", path], { CALSYNC_ALLOW_PRIVATE_NETWORKS: "1" });
+    processes.push(again);
+    const res = await fetch(`${again.url}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": ann.token } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as SyncResponse;
+    expect(body.results.map((r) => [r.source, r.result.reservationsFound])).toEqual([["airbnb", 3], ["booking", 2]]);
+    await again.stop();
+    expect(await again.exited).toBe(0);
+  }, 60_000);
+
+  it("backs the database up at start into --backup-dir, and refuses backup flags without it", async () => {
+    const path = dbPath();
+    const store = await openStore(path);
+    await ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed({ body: ics("a1") }) }] });
+    await store.close();
+    const dir = join(path, "..", "backups");
+    const serve = await startServe(["--db", path, "--backup-dir", dir, "--backup-keep", "2"]);
+    processes.push(serve);
+    await until(() => existsSync(dir) && readdirSync(dir).some((name) => name.endsWith(".db")));
+    await serve.stop();
+    expect(await serve.exited).toBe(0);
+    const [backup] = readdirSync(dir).filter((name) => name.endsWith(".db"));
+    expect(backup).toMatch(/^server-\d+-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z\.db$/);
+    const copy = new Database(join(dir, backup!), { readonly: true });
+    expect(copy.prepare("SELECT count(*) FROM calendars").pluck().get()).toBe(1);
+    copy.close();
+    expect(serve.stderr()).toContain("backup written");
+
+    for (const args of [["--backup-every", "1h"], ["--backup-dir", dir, "--backup-every", "10s"], ["--backup-dir", dir, "--db", "postgres://u@127.0.0.1:1/x"]]) {
+      const refused = await runCli(["serve", ...(args.includes("--db") ? [] : ["--db", path]), ...args]);
+      expect(refused.code, args.join(" ")).toBe(2);
+    }
+  });
+});
