@@ -16,10 +16,11 @@ const TARGETS = [
   { id: "directStayCreate", label: "direct stay with a fresh check ≤ 1.2 × one sync of its property", bound: 1.2, unit: "×" },
   { id: "availability365", label: "availability, 365 nights, 500 stays ≤ 5 ms server time", bound: 5, unit: "ms" },
   { id: "listPage500", label: "a list page of 500 reservations ≤ 10 ms server time", bound: 10, unit: "ms" },
+  { id: "backupBlockMax", label: "a backup of a 1 GiB database holds no /healthz over 50 ms", bound: 50, unit: "ms" },
 ];
 
 /** Builds the results document from the run's options and the children's answers. */
-export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync }) {
+export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync, backup }) {
   const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
     const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
     const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
@@ -49,6 +50,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     directStayCreate: resources?.createOverSync ?? null,
     availability365: resources?.availabilityMs ?? null,
     listPage500: resources?.pageMs ?? null,
+    backupBlockMax: backup?.maxMs ?? null,
   };
   const targets = TARGETS.map(({ id, label, bound, unit, strict, atLeast }) => {
     const value = values[id];
@@ -67,6 +69,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     ...(stall?.checks ?? []).map((c) => ({ ...c, what: `stall: ${c.what}` })),
     ...(resources?.checks ?? []).map((c) => ({ ...c, what: `resources: ${c.what}` })),
     ...(cliSync?.checks ?? []).map((c) => ({ ...c, what: `cli: ${c.what}` })),
+    ...(backup?.checks ?? []).map((c) => ({ ...c, what: `backup: ${c.what}` })),
   ];
   return {
     benchmark: "calsync",
@@ -85,6 +88,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     fetchOverhead,
     resources,
     cliSync,
+    backup,
     targets,
     checks: { passed: checks.filter((c) => c.ok).length, failed: checks.filter((c) => !c.ok).map((c) => c.what) },
   };
@@ -184,6 +188,12 @@ export function formatTable(results) {
   }
   out.push(...formatCli(results, { grid, fixed, ms }));
   out.push(...formatSpeed(results, { grid, fixed, ms }));
+  const b = results.backup;
+  if (b) {
+    out.push(`Backup of a ${b.databaseMiB} MiB SQLite file while serve answers /healthz every ${b.pollEveryMs} ms`);
+    const row = (label, x) => [label, `${fixed(x.seconds, 1)} s`, String(x.polls), ms(x.p50Ms), ms(x.p99Ms), ms(x.maxMs)];
+    out.push(...grid(["backup", "took", "polls", "p50", "p99", "max"], [row("none (the floor, same server)", b.idle), row("serve --backup-dir (worker thread)", b.scheduled), row("calsync db backup (another process)", b.cli)]), "");
+  }
   out.push("Targets");
   for (const t of results.targets) {
     const value = t.value === null ? "not measured" : `${fixed(t.value, t.unit === "×" ? 3 : t.unit === "ms" ? (t.value < 10 ? 3 : 0) : 1)} ${t.unit}`;

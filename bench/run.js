@@ -31,7 +31,7 @@ const { values: flags } = parseArgs({
   },
 });
 /** The parts of a run, in the order they run; `--only` picks some. */
-const PARTS = ["scale", "server", "instances", "cpu", "resources", "rss", "cli", "startup", "exits", "stall", "fetch"];
+const PARTS = ["scale", "server", "instances", "cpu", "resources", "rss", "cli", "startup", "exits", "stall", "fetch", "backup"];
 if (flags.help) {
   process.stdout.write(
     "usage: node bench/run.js [--full] [--json] [--latency MS] [--hosts 1-8] [--sizes 100,1000] [--cpu-prof]\n" +
@@ -115,6 +115,8 @@ if (runs("stall")) progress("stall: /healthz while the server reads a 20,000-eve
 const stall = runs("stall") ? await runChild("stall", {}, 300_000, "stall") : undefined;
 if (runs("fetch")) progress("fetch: fetchFeed against bare undici.request");
 const fetchOverhead = runs("fetch") ? await runChild("fetch", {}, 120_000, "fetch") : undefined;
+if (runs("backup")) progress("backup: /healthz while serve --backup-dir and calsync db backup copy a 1 GiB database");
+const backup = runs("backup") ? await runChild("backup", {}, 900_000, "backup") : undefined;
 
 const results = buildResults({
   options: {
@@ -143,6 +145,7 @@ const results = buildResults({
   fetchOverhead,
   resources,
   cliSync,
+  backup,
 });
 mkdirSync(RESULTS_DIR, { recursive: true });
 writeFileSync(new URL("latest.json", RESULTS_DIR), `${JSON.stringify(results, null, 2)}\n`);

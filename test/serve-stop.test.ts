@@ -11,6 +11,7 @@ import type { SyncResponse } from "../src/types.js";
 import { runCli } from "./helpers/cli.js";
 import { startServe, type ServeProcess } from "./helpers/processes.js";
 import { Gate, ics, ownerWith, post, until, useServerFixtures } from "./helpers/server-fixtures.js";
+import { postgresKind, sqliteKind } from "./helpers/stores.js";
 
 const { dbPath, feed, newStore } = useServerFixtures();
 const processes: ServeProcess[] = [];
@@ -121,4 +122,53 @@ describe("calsync serve on SIGTERM", () => {
       expect(refused.code, args.join(" ")).toBe(2);
     }
   });
+});
+
+describe.each([sqliteKind(), postgresKind()])("SIGTERM during a sync of 200 slow feeds ($name)", (kind) => {
+  afterAll(() => kind.dispose());
+
+  it("exits 0 soon after the grace, leaves every calendar whole or untouched, and the next start syncs them all", async () => {
+    const location = await kind.create();
+    const store = await openStore(location);
+    const calendars: Array<{ source: "airbnb"; url: string }> = [];
+    for (let i = 0; i < 200; i++) {
+      calendars.push({ source: "airbnb", url: feed({ body: ics(`s${i}-a`, `s${i}-b`, `s${i}-c`), delayMs: 150 }) });
+    }
+    const ann = await ownerWith(store, "Ann", { Loft: calendars });
+    const ids = (await store.listCalendars()).map((calendar) => calendar.id);
+    await store.close();
+
+    // Eight feeds at once: the 200 take about 4 s, so the signal lands with some written and most not.
+    const limits = ["--fetch-per-host", "8", "--owner-fetch-per-host", "8"];
+    const serve = await startServe(["--db", location, "--shutdown-grace", "1s", ...limits], { CALSYNC_ALLOW_PRIVATE_NETWORKS: "1" });
+    processes.push(serve);
+    const answer = fetch(`${serve.url}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": ann.token } }).catch(() => null);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const signalled = Date.now();
+    serve.child.kill("SIGTERM");
+    expect(await serve.exited).toBe(0);
+    // The grace (1 s) and the moments the cut runs need to give their leases back: never a feed's 20 s timeout.
+    expect(Date.now() - signalled).toBeLessThan(8_000);
+    await answer;
+
+    const after = await openStore(location);
+    try {
+      const counts = await Promise.all(ids.map(async (id) => (await after.calendarReservations(id)).length));
+      expect(counts.every((n) => n === 0 || n === 3)).toBe(true);
+      expect(counts.filter((n) => n === 3).length).toBeLessThan(200);
+      expect(await after.syncLease(ann.ownerId)).toBeUndefined();
+    } finally {
+      await after.close();
+    }
+
+    const again = await startServe(["--db", location, ...limits], { CALSYNC_ALLOW_PRIVATE_NETWORKS: "1" });
+    processes.push(again);
+    const res = await fetch(`${again.url}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": ann.token } });
+    expect(res.status, again.stderr()).toBe(200);
+    const body = (await res.json()) as SyncResponse;
+    expect(body.failed).toBe(0);
+    expect(body.results.every((r) => r.result.reservationsFound === 3)).toBe(true);
+    await again.stop();
+    expect(await again.exited).toBe(0);
+  }, 120_000);
 });

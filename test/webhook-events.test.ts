@@ -3,6 +3,7 @@
 // receiver records the bodies.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { syncOwner } from "../src/engine/sync.js";
+import { conflictKey } from "../src/engine/webhook-events.js";
 import { deliverDueWebhooks } from "../src/server/webhooks/worker.js";
 import { openStore } from "../src/store/index.js";
 import type { Store, WebhookSubscription } from "../src/store/types.js";
@@ -225,5 +226,21 @@ describe.each(storeKinds())("$name store", (kind) => {
       expect(await store.countPendingWebhookDeliveries()).toBe(0);
       expect(await store.listWebhookDeliveries()).toEqual([]);
     });
+  });
+});
+
+describe("conflictKey", () => {
+  const reservations = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `rsv_${String(i).padStart(20, "0")}` }));
+
+  it("is the property and the sorted reservation ids, whatever their order", () => {
+    expect(conflictKey({ propertyId: "prp_1", reservations: [{ id: "rsv_b" }, { id: "rsv_a" }] } as never)).toBe("prp_1:rsv_a,rsv_b");
+  });
+
+  it("is hashed when the ids run long, so PostgreSQL's index takes it (200 channels on the same nights)", () => {
+    const many = reservations(200);
+    const key = conflictKey({ propertyId: "prp_1", reservations: many } as never);
+    expect(key).toMatch(/^prp_1:sha256:[0-9a-f]{64}$/);
+    expect(conflictKey({ propertyId: "prp_1", reservations: [...many].reverse() } as never)).toBe(key);
+    expect(conflictKey({ propertyId: "prp_1", reservations: many.slice(1) } as never)).not.toBe(key);
   });
 });

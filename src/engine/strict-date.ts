@@ -22,10 +22,17 @@ export function icalDateProblem(value: string): string | null {
   const hour = part(4);
   const minute = part(5);
   const second = part(6);
-  if (month < 1 || month > 12) return `${quote(value)} is not a real date (no month ${month})`;
-  if (day < 1 || day > daysInMonth(year, month)) return `${quote(value)} is not a real date (no day ${day} in that month)`;
+  const fault = calendarDateFault(year, month, day);
+  if (fault) return `${quote(value)} is not a real date (${fault})`;
   // Leap seconds (60) exist in RFC 5545 but in no booking feed; reading one would roll into the next minute.
   if (hour > 23 || minute > 59 || second > 59) return `${quote(value)} is not a real time of day`;
+  return null;
+}
+
+/** What is wrong with a year, month (1–12) and day as a calendar date ("no month 13"), or null when it is a real one. */
+export function calendarDateFault(year: number, month: number, day: number): string | null {
+  if (month < 1 || month > 12) return `no month ${month}`;
+  if (day < 1 || day > daysInMonth(year, month)) return `no day ${day} in that month`;
   return null;
 }
 

@@ -1,7 +1,7 @@
 // Reading what a door was given for API v1's resources (CONTRACT §14), the same for the API, the CLI and the
 // dashboard: query values → 400 `bad_request` naming the parameter, bodies → 422 `invalid_request` naming the field.
 import { addDays } from "../engine/nights.js";
-import { icalDateProblem } from "../engine/strict-date.js";
+import { calendarDateFault } from "../engine/strict-date.js";
 import type { DirectStayCreate, DirectStayUpdate } from "../resource-types.js";
 
 /** A refusal of one input, naming it. */
@@ -24,12 +24,15 @@ export const MAX_NOTE = 2000;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 500;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** Why `value` is not a real `YYYY-MM-DD` date, or null. */
+/** Why `value` is not a real `YYYY-MM-DD` date, or null; the message quotes `value` as the client wrote it. */
 export function dateProblem(value: string): string | null {
-  if (!DATE.test(value)) return `${JSON.stringify(value.slice(0, 40))} is not a date (YYYY-MM-DD)`;
-  return icalDateProblem(value.replaceAll("-", ""));
+  const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  const match = DATE.exec(value);
+  if (!match) return `${shown} is not a date (YYYY-MM-DD)`;
+  const fault = calendarDateFault(Number(match[1]), Number(match[2]), Number(match[3]));
+  return fault ? `${shown} is not a real date (${fault})` : null;
 }
 
 /** Whole nights from `from` to `to` (both real dates). */

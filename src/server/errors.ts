@@ -8,7 +8,7 @@ const MESSAGES: Record<ApiErrorCode, string> = {
   expired_token: "the API token has expired",
   revoked_token: "the API token has been revoked",
   not_found: "no such endpoint; the API is POST /api/v1/calendars/sync",
-  method_not_allowed: "use POST for /api/v1/calendars/sync",
+  method_not_allowed: "this path does not take this method",
   internal_error: "unexpected server error",
   bad_request: "the request could not be read as HTTP",
   request_too_large: "the request's headers are too large",
@@ -70,4 +70,10 @@ export function errorResponse(
   message = code === "internal_error" ? `${MESSAGES.internal_error} (request id ${requestId})` : MESSAGES[code],
 ): Response {
   return jsonResponse(status, errorBody(code, message), requestId, headers);
+}
+
+/** 405 for `path` (as the OpenAPI document writes it), which takes only `allowed`: `Allow` and the message name them. */
+export function methodNotAllowed(requestId: string, path: string, allowed: readonly string[]): Response {
+  const methods = allowed.length > 1 ? `${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}` : allowed.join("");
+  return errorResponse(405, "method_not_allowed", requestId, { allow: allowed.join(", ") }, `use ${methods} for ${path}`);
 }

@@ -21,3 +21,6 @@ export const PROPERTY_RESERVATIONS_PATH = "/api/v1/properties/:id/reservations";
 export const AVAILABILITY_PATH = "/api/v1/properties/:id/availability";
 /** `PATCH` or `DELETE` one direct stay. */
 export const RESERVATION_PATH = "/api/v1/reservations/:id";
+
+/** A route pattern as the OpenAPI document and messages write it: `/api/v1/properties/:id` → `/api/v1/properties/{id}`. */
+export const openApiPath = (route: string): string => route.replace(/:(\w+)/g, "{$1}");

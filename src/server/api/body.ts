@@ -6,7 +6,10 @@ import { failure, type ResourceFailure } from "../../resources/answers.js";
 /** Largest body a write route reads. */
 const MAX_BODY_BYTES = 64 * 1024;
 /** Longest `Idempotency-Key` (CONTRACT §14). */
-const MAX_KEY = 255;
+export const MAX_IDEMPOTENCY_KEY = 255;
+/** An `Idempotency-Key`'s characters: visible ASCII (the OpenAPI document's schema says the same). */
+export const IDEMPOTENCY_KEY_PATTERN = "^[\\x21-\\x7E]+$";
+const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 /** The body as a JSON value (an empty body is `undefined`), or the refusal. */
 export async function readJson(event: H3Event): Promise<{ ok: true; value: unknown } | ResourceFailure> {
@@ -26,8 +29,8 @@ export async function readJson(event: H3Event): Promise<{ ok: true; value: unkno
 export function idempotencyKeyOf(event: H3Event): { ok: true; key: string | undefined } | ResourceFailure {
   const key = event.req.headers.get("idempotency-key");
   if (key === null) return { ok: true, key: undefined };
-  if (key.length === 0 || key.length > MAX_KEY || !/^[\x21-\x7e]+$/.test(key)) {
-    return failure(400, "bad_request", `Idempotency-Key must be 1 to ${MAX_KEY} visible ASCII characters`, { field: "Idempotency-Key" });
+  if (key.length > MAX_IDEMPOTENCY_KEY || !KEY.test(key)) {
+    return failure(400, "bad_request", `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY} visible ASCII characters`, { field: "Idempotency-Key" });
   }
   return { ok: true, key };
 }

@@ -4,7 +4,7 @@
 import type { H3Event } from "h3";
 import type { TokenScope } from "../../resource-types.js";
 import type { ResourceFailure } from "../../resources/answers.js";
-import { failureBody } from "../../resources/answers.js";
+import { failure, failureBody } from "../../resources/answers.js";
 import type { Store } from "../../store/types.js";
 import { authenticate } from "../auth.js";
 import { errorResponse, jsonResponse } from "../errors.js";
@@ -50,15 +50,24 @@ export async function guarded(ctx: ApiContext, event: H3Event, scope: TokenScope
   if (!auth.scopes.includes(scope)) {
     return errorResponse(403, "insufficient_scope", requestId, headers, `this API token lacks the "${scope}" scope this route needs`);
   }
-  const answer = await work({ ownerId: auth.ownerId, tokenId: auth.tokenId, requestId });
+  const answer = repeatedParameter(event) ?? (await work({ ownerId: auth.ownerId, tokenId: auth.tokenId, requestId }));
   if ("ok" in answer && answer.ok === false) return jsonResponse(answer.status, failureBody(answer), requestId, headers);
   const { status, body } = answer as { status: number; body: unknown };
   return jsonResponse(status, body, requestId, headers);
 }
 
-/** The query string's values, the first of each name (a repeated name is read once). */
+/** The query string's values by name (`guarded` has refused a repeated name before a route reads them). */
 export function queryOf(event: H3Event): Record<string, string | undefined> {
-  const values: Record<string, string | undefined> = {};
-  for (const [name, value] of event.url.searchParams) if (!(name in values)) values[name] = value;
-  return values;
+  return Object.fromEntries(event.url.searchParams);
+}
+
+// Reading one of two values would quietly ignore the other (`limit=1&limit=abc` answered 200), so neither is read.
+function repeatedParameter(event: H3Event): ResourceFailure | undefined {
+  const seen = new Set<string>();
+  for (const name of event.url.searchParams.keys()) {
+    const shown = name.slice(0, 40);
+    if (seen.has(name)) return failure(400, "bad_request", `the query parameter ${JSON.stringify(shown)} is given more than once; give it once`, { field: shown });
+    seen.add(name);
+  }
+  return undefined;
 }

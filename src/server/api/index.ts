@@ -2,9 +2,9 @@
 // dashboard call; `registerApi` is all app.ts composes.
 import type { H3 } from "h3";
 import type { ResourceContext } from "../../resources/index.js";
-import { errorResponse } from "../errors.js";
+import { methodNotAllowed } from "../errors.js";
 import type { TokenRateLimiter } from "../rate-limit.js";
-import { AVAILABILITY_PATH, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
+import { openApiPath, AVAILABILITY_PATH, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
 import type { SyncRunner } from "../single-flight.js";
 import { registerAvailabilityRoute } from "./availability.js";
 import type { ApiContext } from "./guard.js";
@@ -32,14 +32,14 @@ export function registerApi(app: H3, options: ApiOptions): void {
   registerPropertyRoutes(app, { ...ctx, trustProxy });
   registerAvailabilityRoute(app, ctx);
   registerReservationRoutes(app, ctx, resources);
-  const allowed: Array<[string, string]> = [
-    [PROPERTIES_PATH, "GET"],
-    [PROPERTY_PATH, "GET"],
-    [AVAILABILITY_PATH, "GET"],
-    [PROPERTY_RESERVATIONS_PATH, "GET, POST"],
-    [RESERVATION_PATH, "PATCH, DELETE"],
+  const allowed: Array<[string, string[]]> = [
+    [PROPERTIES_PATH, ["GET"]],
+    [PROPERTY_PATH, ["GET"]],
+    [AVAILABILITY_PATH, ["GET"]],
+    [PROPERTY_RESERVATIONS_PATH, ["GET", "POST"]],
+    [RESERVATION_PATH, ["PATCH", "DELETE"]],
   ];
-  for (const [path, allow] of allowed) app.all(path, (event) => errorResponse(405, "method_not_allowed", base.requestIdOf(event), { allow }));
+  for (const [path, methods] of allowed) app.all(path, (event) => methodNotAllowed(base.requestIdOf(event), openApiPath(path), methods));
 }
 
 /** True for the paths of the resource routes, which count against their own budget. */

@@ -2,7 +2,7 @@
 // rate budget per token (§12) and the `sync` scope (§14).
 import type { H3, H3Event } from "h3";
 import { authenticate } from "../auth.js";
-import { errorResponse, jsonResponse } from "../errors.js";
+import { errorResponse, jsonResponse, methodNotAllowed } from "../errors.js";
 import { limitSyncRequest, type TokenRateLimiter } from "../rate-limit.js";
 import { SYNC_PATH } from "../routes.js";
 import type { SyncRunner } from "../single-flight.js";
@@ -25,5 +25,5 @@ export function registerSyncRoute(app: H3, ctx: Omit<ApiContext, "limiter"> & { 
     const response = await ctx.runner.run(auth.ownerId, "api");
     return jsonResponse(response.ok ? 200 : 207, response, requestId, limit.headers);
   });
-  app.all(SYNC_PATH, (event) => errorResponse(405, "method_not_allowed", ctx.requestIdOf(event), { allow: "POST" }));
+  app.all(SYNC_PATH, (event) => methodNotAllowed(ctx.requestIdOf(event), SYNC_PATH, ["POST"]));
 }

@@ -1,88 +1,130 @@
-// The paths of API v1's resources (CONTRACT §14) in the OpenAPI document, with every status each can answer.
-import type { ApiErrorCode } from "../../types.js";
-import { AVAILABILITY_PATH, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
+// The paths of API v1's resources (CONTRACT §14) in the OpenAPI document, with every status each can answer,
+// examples a real server accepts and links from each answer to the operations its ids feed.
+import { AVAILABILITY_PATH, openApiPath, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
+import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY } from "../api/body.js";
+import { headersOf, RATE_HEADERS, ref, resourceErrors } from "./answers.js";
+import { exampleProperty, exampleQuery, exampleReservation, exampleStayCreate, exampleStayUpdate } from "./examples.js";
 
-type Ref = { $ref: string };
-type Answer = (description: string, codes: ApiErrorCode[], headers?: string[]) => object;
+/** The longest `Idempotency-Key` and its characters (visible ASCII), from the check the routes make. */
+const IDEMPOTENCY_KEY_SCHEMA = { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY, pattern: IDEMPOTENCY_KEY_PATTERN } as const;
 
-/** `/api/v1/properties/:id` → `/api/v1/properties/{id}`. */
-const openApiPath = (route: string) => route.replace(/:(\w+)/g, "{$1}");
+const json = (schema: string, example?: unknown) => ({
+  "application/json": { schema: ref("schemas", schema), ...(example === undefined ? {} : { example }) },
+});
+const ok = (description: string, schema: string, links?: Record<string, object>) => ({
+  description,
+  headers: headersOf(RATE_HEADERS),
+  content: json(schema),
+  ...(links ? { links } : {}),
+});
+// A link hands an id from an answer to the next operation (`$response.body#/…`: a JSON pointer into it).
+const link = (operationId: string, id: string, description: string) => ({ operationId, parameters: { id }, description });
+const stayLinks = (id: string) => ({
+  UpdateReservation: link("updateReservation", id, "Change this stay."),
+  CancelReservation: link("cancelReservation", id, "Cancel this stay."),
+});
+const propertyLinks = (id: string) => ({
+  RetrieveProperty: link("retrieveProperty", id, "This property with its calendars."),
+  ListReservations: link("listReservations", id, "This property's reservations."),
+  PropertyAvailability: link("propertyAvailability", id, "Which of this property's nights are free."),
+  CreateReservation: link("createReservation", id, "Put in a direct stay at this property."),
+});
 
-/** The resource paths; `refs` builds `$ref`s, `headers` the rate-limit headers' refs, `common` the parser's errors. */
-export function resourcePaths(ref: (kind: "schemas" | "headers", name: string) => Ref, rateHeaders: Record<string, Ref>, common: Record<string, object>) {
-  const json = (schema: string) => ({ "application/json": { schema: ref("schemas", schema) } });
-  const ok = (description: string, schema: string) => ({ description, headers: rateHeaders, content: json(schema) });
-  const error: Answer = (description, codes, extra = []) => ({
-    description,
-    headers: { ...rateHeaders, ...Object.fromEntries(extra.map((name) => [name, ref("headers", name)])) },
-    content: {
-      "application/json": {
-        schema: { allOf: [ref("schemas", "ResourceErrorBody"), { type: "object", properties: { error: { type: "object", properties: { code: { enum: codes } } } } }] },
-      },
-    },
-  });
-  const guarded = {
-    "401": error("The token is missing, malformed, unknown, expired or revoked.", ["missing_token", "invalid_token", "expired_token", "revoked_token"], ["WWW-Authenticate"]),
-    "403": error("The token lacks the route's scope (`read` for GET, `write` for POST, PATCH and DELETE); the message names it.", ["insufficient_scope"]),
-    "429": error("The token used up its requests to the resource routes for this window (apart from sync's).", ["rate_limited"], ["Retry-After"]),
-    "405": error("Another method on this path.", ["method_not_allowed"], ["Allow"]),
-    "500": common["500"]!,
-    "503": common["503"]!,
-  };
-  const notFound = error("No such id among the token owner's (another owner's id included).", ["not_found"]);
-  const badQuery = error("A malformed `from`, `to`, `status`, `limit` or `cursor`, `to` not after `from`, or more than 732 nights; `error.field` names it.", ["bad_request"]);
-  const id = (what: string) => ({ name: "id", in: "path", required: true, schema: { type: "string" }, description: `The ${what}'s id.` });
-  const query = (name: string, description: string, schema: object = { type: "string" }) => ({ name, in: "query", required: false, schema, description });
-  const page = [query("limit", "Rows per page, 1–500.", { type: "integer", minimum: 1, maximum: 500, default: 100 }), query("cursor", "`nextCursor` of the previous page.")];
-  const idempotencyKey = {
-    name: "Idempotency-Key",
-    in: "header",
-    required: false,
-    schema: { type: "string", minLength: 1, maxLength: 255 },
-    description: "The same key with the same body within 24 h answers the first answer again and changes nothing; with another body, 422 `idempotency_key_reused`.",
-  };
-  const writeErrors = {
-    "400": error("The body is not JSON, or a malformed Idempotency-Key.", ["bad_request"]),
-    "404": notFound,
-    "413": error("The body is larger than 64 KiB.", ["request_too_large"]),
-    "422": error("A field is missing, unknown, of the wrong type or out of range (`error.field` names it), or the Idempotency-Key was used with another body.", ["invalid_request", "idempotency_key_reused"]),
-  };
-  const written = (description: string) => ({ description, headers: rateHeaders, content: json("WrittenReservation") });
+const id = (what: string, example: string) => ({ name: "id", in: "path", required: true, schema: { type: "string" }, description: `The ${what}'s id.`, example });
+const query = (name: string, description: string, schema: object, example?: unknown) => ({
+  name,
+  in: "query",
+  required: false,
+  schema,
+  description,
+  ...(example === undefined ? {} : { example }),
+});
+const page = [
+  query("limit", "Rows per page, 1–500.", { type: "integer", minimum: 1, maximum: 500, default: 100 }, exampleQuery.limit),
+  query("cursor", "`nextCursor` of the previous page (any other value is 400).", { type: "string" }),
+];
+const idempotencyKey = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  schema: IDEMPOTENCY_KEY_SCHEMA,
+  description:
+    "1–255 visible ASCII characters (a UUID will do). The same key with the same body within 24 h answers the first answer again " +
+    "and changes nothing; with another body, 422 `idempotency_key_reused`. Only 2xx answers and 409 `nights_unavailable` are kept.",
+  example: "4f7c1b2e-6b1d-4c39-9a52-0d8e7c1f5a10",
+};
 
+const notFound = (what: string) => ({ description: `No such ${what} among the token owner's (another owner's id included).`, codes: ["not_found" as const] });
+const badQuery = (names: string) => ({ description: `A malformed ${names}; \`error.field\` names it.`, codes: ["bad_request" as const] });
+const writeErrors = {
+  "400": { description: "The body is not JSON, or a malformed Idempotency-Key.", codes: ["bad_request" as const] },
+  "413": { description: "The body is larger than 64 KiB.", codes: ["request_too_large" as const] },
+  "422": {
+    description:
+      "A field is missing, unknown, of the wrong type or out of range, the dates are not real, not in order, over or longer than 366 nights " +
+      "(`error.field` names it; the message quotes the value sent), or the Idempotency-Key was used with another body.",
+    codes: ["invalid_request" as const, "idempotency_key_reused" as const],
+  },
+};
+const written = (description: string, links?: Record<string, object>) => ok(description, "WrittenReservation", links);
+
+/** The resource paths of the document. */
+export function resourcePaths() {
   return {
     [PROPERTIES_PATH]: {
-      get: { operationId: "listProperties", summary: "The token owner's properties, by name", parameters: page, responses: { "200": ok("A page of properties.", "PropertyPage"), "400": badQuery, ...guarded } },
+      get: {
+        operationId: "listProperties",
+        summary: "The token owner's properties, by name",
+        parameters: page,
+        responses: {
+          "200": ok("A page of properties.", "PropertyPage", propertyLinks("$response.body#/data/0/id")),
+          ...resourceErrors({ "400": badQuery("`limit` or `cursor`") }),
+        },
+      },
     },
     [openApiPath(PROPERTY_PATH)]: {
-      get: { operationId: "retrieveProperty", summary: "One property with its calendars", parameters: [id("property")], responses: { "200": ok("The property.", "Property"), "404": notFound, ...guarded } },
+      get: {
+        operationId: "retrieveProperty",
+        summary: "One property with its calendars",
+        parameters: [id("property", exampleProperty.id)],
+        responses: {
+          "200": ok("The property.", "Property", propertyLinks("$response.body#/id")),
+          ...resourceErrors({ "404": notFound("property") }),
+        },
+      },
     },
     [openApiPath(PROPERTY_RESERVATIONS_PATH)]: {
       get: {
         operationId: "listReservations",
         summary: "A property's reservations by arrival, then id",
         parameters: [
-          id("property"),
-          query("from", "Keep reservations with a night on or after this date.", { type: "string", format: "date" }),
-          query("to", "Keep reservations with a night before this date.", { type: "string", format: "date" }),
-          query("status", "Which reservations.", { enum: ["active", "cancelled", "all"], default: "active" }),
+          id("property", exampleProperty.id),
+          query("from", "Keep reservations with a night on or after this date.", { type: "string", format: "date" }, exampleQuery.from),
+          query("to", "Keep reservations with a night before this date (after `from`).", { type: "string", format: "date" }, exampleQuery.to),
+          query("status", "Which reservations.", { enum: ["active", "cancelled", "all"], default: "active" }, exampleQuery.status),
           ...page,
         ],
-        responses: { "200": ok("A page of reservations.", "ReservationPage"), "400": badQuery, "404": notFound, ...guarded },
+        responses: {
+          "200": ok("A page of reservations.", "ReservationPage", stayLinks("$response.body#/data/0/id")),
+          ...resourceErrors({ "400": badQuery("`from`, `to`, `status`, `limit` or `cursor`, or `to` not after `from`"), "404": notFound("property") }),
+        },
       },
       post: {
         operationId: "createReservation",
         summary: "Put in a direct stay (a booking or a block)",
         description:
-          "Unless `refresh: false`, the owner's channel calendars are synced first (joining a sync already going), so the check sees " +
+          "Unless `refresh: false`, this property's channel calendars are synced first (joining a sync already going), so the check sees " +
           "what the channels say now; a calendar that could not be refreshed is checked as last stored and named in `warnings`. " +
           "Then, in one transaction, the stay is stored or refused: of two requests for overlapping nights exactly one succeeds.",
-        parameters: [id("property"), idempotencyKey],
-        requestBody: { required: true, content: json("DirectStayCreate") },
+        parameters: [id("property", exampleProperty.id), idempotencyKey],
+        requestBody: { required: true, content: json("DirectStayCreate", exampleStayCreate) },
         responses: {
-          "201": written("The stay as stored, with `warnings` when a calendar could not be refreshed."),
-          "409": error("The nights are taken; `conflicts` lists the stays holding them.", ["nights_unavailable"]),
-          ...writeErrors,
-          ...guarded,
+          "201": written("The stay as stored, with `warnings` when a calendar could not be refreshed.", stayLinks("$response.body#/id")),
+          ...resourceErrors({
+            ...writeErrors,
+            "404": notFound("property"),
+            "409": { description: "The nights are taken; `conflicts` lists the stays holding them.", codes: ["nights_unavailable"] },
+          }),
         },
       },
     },
@@ -91,11 +133,14 @@ export function resourcePaths(ref: (kind: "schemas" | "headers", name: string) =
         operationId: "propertyAvailability",
         summary: "Which nights of a property are free",
         parameters: [
-          id("property"),
-          query("from", "First night (default: today in the property's zone).", { type: "string", format: "date" }),
-          query("to", "Exclusive end (default: from + 365 days); at most 732 nights.", { type: "string", format: "date" }),
+          id("property", exampleProperty.id),
+          query("from", "First night (default: today in the property's zone).", { type: "string", format: "date" }, exampleQuery.from),
+          query("to", "Exclusive end (default: from + 365 days); at most 732 nights.", { type: "string", format: "date" }, exampleQuery.to),
         ],
-        responses: { "200": ok("Every night in [from, to).", "Availability"), "400": badQuery, "404": notFound, ...guarded },
+        responses: {
+          "200": ok("Every night in [from, to).", "Availability"),
+          ...resourceErrors({ "400": badQuery("`from` or `to`, `to` not after `from`, or more than 732 nights"), "404": notFound("property") }),
+        },
       },
     },
     [openApiPath(RESERVATION_PATH)]: {
@@ -103,25 +148,29 @@ export function resourcePaths(ref: (kind: "schemas" | "headers", name: string) =
         operationId: "updateReservation",
         summary: "Change a direct stay's nights, summary or note",
         description: "New nights are checked as on create (a stay never conflicts with itself). A channel's reservation is read-only.",
-        parameters: [id("reservation"), idempotencyKey],
-        requestBody: { required: true, content: json("DirectStayUpdate") },
+        parameters: [id("reservation", exampleReservation.id), idempotencyKey],
+        requestBody: { required: true, content: json("DirectStayUpdate", exampleStayUpdate) },
         responses: {
-          "200": written("The stay as stored."),
-          "409": error("The nights are taken (`conflicts`), or the reservation came from a channel.", ["nights_unavailable", "not_direct"]),
-          ...writeErrors,
-          ...guarded,
+          "200": written("The stay as stored.", { CancelReservation: stayLinks("$response.body#/id").CancelReservation }),
+          ...resourceErrors({
+            ...writeErrors,
+            "404": notFound("reservation"),
+            "409": { description: "The nights are taken (`conflicts`), or the reservation came from a channel.", codes: ["nights_unavailable", "not_direct"] },
+          }),
         },
       },
       delete: {
         operationId: "cancelReservation",
         summary: "Cancel a direct stay",
-        parameters: [id("reservation"), idempotencyKey],
+        description: "Takes no body (any is ignored).",
+        parameters: [id("reservation", exampleReservation.id), idempotencyKey],
         responses: {
           "200": written("The stay, `status: \"cancelled\"`."),
-          "409": error("The reservation came from a channel.", ["not_direct"]),
-          "400": writeErrors["400"],
-          "404": notFound,
-          ...guarded,
+          ...resourceErrors({
+            "400": { description: "A malformed Idempotency-Key.", codes: ["bad_request"] },
+            "404": notFound("reservation"),
+            "409": { description: "The reservation came from a channel.", codes: ["not_direct"] },
+          }),
         },
       },
     },

@@ -1,4 +1,14 @@
 // JSON Schemas of API v1's resources (CONTRACT §14), mirroring src/resource-types.ts; the document names them.
+import {
+  exampleAvailability,
+  exampleBlock,
+  exampleConflict,
+  exampleProperty,
+  exampleRefreshWarning,
+  exampleReservation,
+  exampleStayCreate,
+  exampleStayUpdate,
+} from "./examples.js";
 import { apiErrorCodeSchema, reservationSourceSchema } from "./schemas.js";
 
 const date = { type: "string", format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$" } as const;
@@ -18,6 +28,7 @@ export const propertyCalendarSchema = {
   },
   required: ["id", "source", "url", "status", "lastSyncedAt", "consecutiveFailures", "failingSince"],
   additionalProperties: false,
+  examples: exampleProperty.calendars,
 } as const;
 
 export const propertySchema = {
@@ -31,6 +42,7 @@ export const propertySchema = {
   },
   required: ["id", "name", "timeZone", "feedUrl", "calendars"],
   additionalProperties: false,
+  examples: [exampleProperty],
 } as const;
 
 export const reservationSchema = {
@@ -52,6 +64,7 @@ export const reservationSchema = {
   },
   required: ["id", "propertyId", "calendarId", "source", "kind", "status", "arrival", "departure", "summary", "note", "echoOf", "createdAt", "updatedAt"],
   additionalProperties: false,
+  examples: [exampleReservation],
 } as const;
 
 export const refreshWarningSchema = {
@@ -60,6 +73,7 @@ export const refreshWarningSchema = {
   properties: { code: { const: "calendar_not_refreshed" }, calendarId: { type: "string" }, message: { type: "string" } },
   required: ["code", "calendarId", "message"],
   additionalProperties: false,
+  examples: [exampleRefreshWarning],
 } as const;
 
 /** A written direct stay: the Reservation, plus `warnings` when not empty. */
@@ -68,6 +82,7 @@ export const writtenReservationSchema = {
   properties: { ...reservationSchema.properties, warnings: { type: "array", items: refreshWarningSchema, minItems: 1 } },
   required: reservationSchema.required,
   additionalProperties: false,
+  examples: [exampleReservation, { ...exampleReservation, warnings: [exampleRefreshWarning] }],
 } as const;
 
 export const nightsConflictSchema = {
@@ -75,6 +90,7 @@ export const nightsConflictSchema = {
   properties: { reservationId: { type: "string" }, source: reservationSourceSchema, arrival: date, departure: date },
   required: ["reservationId", "source", "arrival", "departure"],
   additionalProperties: false,
+  examples: [exampleConflict],
 } as const;
 
 export const availabilitySchema = {
@@ -96,17 +112,19 @@ export const availabilitySchema = {
   },
   required: ["propertyId", "timeZone", "from", "to", "nights"],
   additionalProperties: false,
+  examples: [exampleAvailability],
 } as const;
 
-const pageOf = (items: object, description: string) => ({
+const pageOf = (items: object, description: string, example: object) => ({
   type: "object",
   description,
   properties: { data: { type: "array", items }, nextCursor: { type: ["string", "null"], description: "Opaque; null on the last page." } },
   required: ["data", "nextCursor"],
   additionalProperties: false,
+  examples: [{ data: [example], nextCursor: null }],
 });
-export const propertyPageSchema = pageOf(propertySchema, "A page of properties by name.");
-export const reservationPageSchema = pageOf(reservationSchema, "A page of reservations by arrival, then id.");
+export const propertyPageSchema = pageOf(propertySchema, "A page of properties by name.", exampleProperty);
+export const reservationPageSchema = pageOf(reservationSchema, "A page of reservations by arrival, then id.", exampleReservation);
 
 export const directStayCreateSchema = {
   type: "object",
@@ -116,10 +134,12 @@ export const directStayCreateSchema = {
     departure: { ...date, description: "After arrival and after today in the property's zone; at most 366 nights." },
     summary: { type: "string", maxLength: 200 },
     note: { type: ["string", "null"], maxLength: 2000 },
-    refresh: { type: "boolean", default: true, description: "Sync the owner's channel calendars before checking." },
+    // The default is in words, not `default: true`: openapi-typescript types a defaulted property as required.
+    refresh: { type: "boolean", description: "Sync this property's channel calendars before checking; leave out (or true) to sync, false to check as last stored." },
   },
   required: ["kind", "arrival", "departure"],
   additionalProperties: false,
+  examples: [exampleStayCreate, exampleBlock],
 } as const;
 
 export const directStayUpdateSchema = {
@@ -129,9 +149,10 @@ export const directStayUpdateSchema = {
     departure: date,
     summary: { type: "string", maxLength: 200 },
     note: { type: ["string", "null"], maxLength: 2000 },
-    refresh: { type: "boolean", default: true, description: "When the nights change, sync the channel calendars before checking." },
+    refresh: { type: "boolean", description: "When the nights change, sync the channel calendars before checking; leave out (or true) to sync, false not to." },
   },
   additionalProperties: false,
+  examples: [exampleStayUpdate],
 } as const;
 
 /** The error body of the resource routes: §2's, with the field at fault, the taken stays and refresh warnings. */
@@ -154,6 +175,13 @@ export const resourceErrorBodySchema = {
   },
   required: ["ok", "error"],
   additionalProperties: false,
+  examples: [
+    {
+      ok: false,
+      error: { code: "nights_unavailable", message: `the nights are taken: airbnb ${exampleConflict.arrival}–${exampleConflict.departure}` },
+      conflicts: [exampleConflict],
+    },
+  ],
 } as const;
 
 /** The resource schemas under their `components.schemas` names. */
