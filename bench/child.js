@@ -16,6 +16,7 @@ const tasks = {
   fetch: async () => (await import("./fetch-overhead.js")).runFetchOverhead(config),
   resources: async () => (await import("./resources.js")).runResources(config),
   cliSync: async () => (await import("./cli-sync.js")).runCliSync(config),
+  channels: async () => (await import("./channel-reads.js")).runChannelReads(config),
   backup: async () => (await import("./backup.js")).runBackup(config),
 };
 

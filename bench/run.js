@@ -31,7 +31,7 @@ const { values: flags } = parseArgs({
   },
 });
 /** The parts of a run, in the order they run; `--only` picks some. */
-const PARTS = ["scale", "server", "instances", "cpu", "resources", "rss", "cli", "startup", "exits", "stall", "fetch", "backup"];
+const PARTS = ["scale", "server", "instances", "cpu", "resources", "rss", "cli", "startup", "exits", "stall", "fetch", "backup", "channels"];
 if (flags.help) {
   process.stdout.write(
     "usage: node bench/run.js [--full] [--json] [--latency MS] [--hosts 1-8] [--sizes 100,1000] [--cpu-prof]\n" +
@@ -117,6 +117,8 @@ if (runs("fetch")) progress("fetch: fetchFeed against bare undici.request");
 const fetchOverhead = runs("fetch") ? await runChild("fetch", {}, 120_000, "fetch") : undefined;
 if (runs("backup")) progress("backup: /healthz while serve --backup-dir and calsync db backup copy a 1 GiB database");
 const backup = runs("backup") ? await runChild("backup", {}, 900_000, "backup") : undefined;
+if (runs("channels")) progress("channels: a read of a channel link against a read of nobody's; the channels answer of 5 links and 500 stays");
+const channelReads = runs("channels") ? await runChild("channels", {}, 120_000, "channels") : undefined;
 
 const results = buildResults({
   options: {
@@ -145,6 +147,7 @@ const results = buildResults({
   fetchOverhead,
   resources,
   cliSync,
+  channelReads,
   backup,
 });
 mkdirSync(RESULTS_DIR, { recursive: true });

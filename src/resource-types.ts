@@ -23,8 +23,11 @@ export interface Property {
   name: string;
   /** IANA zone the nights are read in; `null` when unset. */
   timeZone: string | null;
-  /** The outbound feed's URL (its token is a capability: treat it as a secret). */
-  feedUrl: string;
+  /**
+   * The outbound feed's URL (its token is a capability: treat it as a secret); `null` until the owner asks for
+   * one (`calsync property feed`, the dashboard's "Create feed URL") and after the feed is switched off.
+   */
+  feedUrl: string | null;
   calendars: PropertyCalendar[];
 }
 

@@ -155,7 +155,10 @@ export type WebhookEventType =
   | "reservation.created"
   | "reservation.updated"
   | "reservation.cancelled"
-  | "booking.conflict";
+  | "booking.conflict"
+  | "channel.stale"
+  | "channel.recovered"
+  | "channel.exposed";
 
 /** Every `WebhookEventType`, in documentation order. */
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
@@ -166,6 +169,9 @@ export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   "reservation.updated",
   "reservation.cancelled",
   "booking.conflict",
+  "channel.stale",
+  "channel.recovered",
+  "channel.exposed",
 ];
 
 /** The calendar an event is about. */
@@ -294,4 +300,45 @@ export type WebhookEvent =
   | ReservationCreatedEvent
   | ReservationUpdatedEvent
   | ReservationCancelledEvent
-  | BookingConflictEvent;
+  | BookingConflictEvent
+  | ChannelStaleEvent
+  | ChannelRecoveredEvent
+  | ChannelExposedEvent;
+
+/** The channel link an event is about (CONTRACT §17): a property's outbound URL with `exclude=source`. */
+export interface WebhookChannel {
+  propertyId: string;
+  propertyName: string;
+  source: CalendarSource;
+}
+
+/** `channel.stale`: a link not read for longer than `--channel-stale-after`, or never read that long after its calendar was added. */
+export interface ChannelStaleEvent {
+  type: "channel.stale";
+  timestamp: string;
+  data: {
+    channel: WebhookChannel;
+    /** `never` (no read since its calendar was added) or `stale`. */
+    status: "never" | "stale";
+    lastReadAt: string | null;
+  };
+}
+
+/** `channel.recovered`: the first read of a link after `channel.stale`. */
+export interface ChannelRecoveredEvent {
+  type: "channel.recovered";
+  timestamp: string;
+  data: { channel: WebhookChannel; lastReadAt: string };
+}
+
+/** `channel.exposed`: nights a channel may still sell, exposed longer than twice its usual interval (at least 6 h); once per night. */
+export interface ChannelExposedEvent {
+  type: "channel.exposed";
+  timestamp: string;
+  data: {
+    channel: WebhookChannel;
+    lastReadAt: string;
+    usualIntervalSeconds: number | null;
+    nights: Array<{ date: string; reservationId: string; source: CalendarSource | "direct"; since: string }>;
+  };
+}

@@ -13,7 +13,7 @@ import { storeKinds, type StoreKind } from "./helpers/stores.js";
 type JsonResponse = Omit<Response, "json"> & { json(): Promise<any> };
 
 describe.each(storeKinds())("API v1 resources on $name", (kind: StoreKind) => {
-  const { newStore, serve, feed } = useServerFixtures(kind);
+  const { newStore, serve, feed, ageFetches } = useServerFixtures(kind);
 
   const setUp = async (options: Parameters<typeof serve>[1] = {}) => {
     const store = await newStore();
@@ -41,7 +41,9 @@ describe.each(storeKinds())("API v1 resources on $name", (kind: StoreKind) => {
     const properties = await (await call("GET", "/api/v1/properties")).json();
     expect(properties).toMatchObject({ data: [{ id: loft, name: "Loft", calendars: [{ source: "airbnb" }, { source: "direct", url: "" }] }], nextCursor: null });
     expect(properties.data[0].calendars[0].url).not.toContain("s3cr3t-query"); // masked as `calendar list` masks it
-    expect(properties.data[0].feedUrl).toMatch(/\/ical\/\w+\.ics$/);
+    expect(properties.data[0].feedUrl).toBeNull(); // never published: a read makes no token
+    const token = await store.propertyFeedToken(loft);
+    expect((await (await call("GET", `/api/v1/properties/${loft}`)).json()).feedUrl).toMatch(new RegExp(`/ical/${token}\\.ics$`));
 
     const seen: string[] = [];
     let next: string | null = null;
@@ -94,11 +96,13 @@ describe.each(storeKinds())("API v1 resources on $name", (kind: StoreKind) => {
     const post = (payload: unknown) =>
       fetch(`${server.url}/api/v1/properties/${loft}/reservations`, { method: "POST", headers: { "x-api-key": ann.token, "content-type": "application/json" }, body: JSON.stringify(payload) });
     expect((await fetch(`${server.url}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": ann.token } })).status).toBe(200);
+    await ageFetches(store);
     body = buildIcs([{ uid: "a1", start: day(10), end: day(13), summary: "Reserved" }, { uid: "a2", start: day(30), end: day(34), summary: "Reserved" }]);
     const refused = await post({ kind: "booking", arrival: day(32), departure: day(35) });
     expect(refused.status).toBe(409);
     const answer = (await refused.json()) as { conflicts: Array<{ source: string; arrival: string }> };
     expect(answer.conflicts).toEqual([expect.objectContaining({ source: "airbnb", arrival: day(30) })]);
+    await ageFetches(store);
     status = 503;
     const made = await post({ kind: "booking", arrival: day(40), departure: day(42) });
     expect(made.status).toBe(201);

@@ -33,9 +33,25 @@ describe("owner emails", () => {
     const taken = await runCli(["owner", "add", "Ann Two", "--email", "ANN@example.com", "--db", db]);
     expect([taken.code, taken.stderr]).toEqual([1, expect.stringContaining("ann@example.com is already the email of owner")]);
     const bad = await runCli(["owner", "add", "Cem", "--email", "not-an-address", "--db", db]);
-    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("--email must be an email address")]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("--email must be one address")]);
     expect((await json<unknown[]>(db, "owner", "list")).length).toBe(1);
   });
+
+  it.each(["<ann@example.com>", "Ann <ann@example.com>", "ann@example.com, bob@example.com", '"ann smith"@example.com', "ann@example.com>", "ann@@example.com"])(
+    "takes only one bare address: %j is a usage error (exit 2) on add and update, nothing stored",
+    async (given) => {
+      const db = tmp.db();
+      const ann = await json(db, "owner", "add", "Ann", "--email", "ann@old.example");
+      const added = await runCli(["owner", "add", "Bob", "--email", given, "--db", db]);
+      const updated = await runCli(["owner", "update", ann.id, "--email", given, "--db", db]);
+      for (const result of [added, updated]) {
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain("--email must be one address such as ann@example.com");
+        expect(result.stderr).toMatch(/run 'calsync owner (add|update) --help' for usage/);
+      }
+      expect(await json(db, "owner", "list")).toEqual([ann]);
+    },
+  );
 
   it("updates an owner's email by id or name", async () => {
     const db = tmp.db();

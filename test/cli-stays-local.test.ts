@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { runBin, runCli } from "./helpers/cli.js";
 import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
+import { sqliteKind } from "./helpers/stores.js";
 
 // Each case starts several CLI processes (a second or more each on a loaded machine): a budget beyond the default.
 const CHILDREN = { timeout: 120_000 };
@@ -33,6 +34,9 @@ const local = (db: string, ...argv: string[]) => runBin([...argv, "--db", db]);
 const reservations = async (db: string, ...flags: string[]) =>
   JSON.parse((await runBin(["reservations", "--json", "--db", db, ...flags])).stdout) as Array<Record<string, unknown>>;
 const icsDate = (offset: number) => day(offset).replaceAll("-", "");
+/** Makes every calendar last fetched an hour ago: a refresh skips one fetched in the last minute (CONTRACT §14). */
+const ageFetches = (db: string) =>
+  sqliteKind().query(db, "UPDATE calendars SET last_synced_at = ? WHERE last_synced_at IS NOT NULL", [new Date(Date.now() - 3_600_000).toISOString()]);
 
 describe("calsync reservation add --db", CHILDREN, () => {
   it("stores a direct stay that `reservations` lists and the outbound feed exports", async () => {
@@ -59,6 +63,7 @@ describe("calsync reservation add --db", CHILDREN, () => {
 
   it("refreshes the channels first: a booking added after the last sync refuses the nights with exit 6", async () => {
     const { db, path, propertyId } = await setup(feed(["a1", 10, 13]));
+    await ageFetches(db);
     feeds.setRoute(path, { body: feed(["a1", 10, 13], ["late", 30, 33]) });
     const args = ["reservation", "add", "--property", propertyId, "--arrival", day(31), "--departure", day(34)];
     const taken = await local(db, ...args, "--allow-private-networks", "--json");
@@ -84,6 +89,7 @@ describe("calsync reservation add --db", CHILDREN, () => {
 
   it("names a channel calendar it could not refresh and checks it as last synced", async () => {
     const { db, propertyId } = await setup(feed(["a1", 10, 13]));
+    await ageFetches(db);
     // Without --allow-private-networks the loopback feed is refused, as in `sync --local`.
     const added = await runBin(["reservation", "add", "--property", propertyId, "--arrival", day(40), "--departure", day(42), "--db", db]);
     expect(added.code, added.stderr).toBe(0);
@@ -169,5 +175,57 @@ describe("bad input on the local database", CHILDREN, () => {
     const result = await runBin(["reservation", "add", "--property", "p", "--arrival", day(60), "--departure", day(61), "--allow-private-networks", "--base-url", "http://127.0.0.1:9"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--allow-private-networks only applies to the local database/);
+  });
+});
+
+describe("the local refresh before a check (CONTRACT §14)", CHILDREN, () => {
+  /** Owner Ann with Loft and Barn, one airbnb calendar each on the given routes, never synced. */
+  async function twoProperties(loftRoute: Parameters<typeof feeds.url>[1], barnRoute: Parameters<typeof feeds.url>[1]) {
+    const db = tmp.db();
+    await runCli(["owner", "add", "Ann", "--db", db]);
+    const paths = { loft: `/loft-${++count}.ics`, barn: `/barn-${++count}.ics` };
+    const ids: Record<string, string> = {};
+    for (const [name, route] of [["loft", loftRoute], ["barn", barnRoute]] as const) {
+      ids[name] = JSON.parse((await runCli(["property", "add", name, "--json", "--db", db])).stdout).id;
+      const added = await runCli(["calendar", "add", "--property", ids[name]!, "--url", feeds.url(paths[name], route), "--source", "airbnb", "--db", db]);
+      expect(added.code, added.stderr).toBe(0);
+    }
+    const fetchesOf = (path: string) => feeds.requests.filter((r) => r.path.startsWith(path)).length;
+    return { db, loft: ids.loft!, fetches: () => [fetchesOf(paths.loft), fetchesOf(paths.barn)] };
+  }
+
+  it("fetches only the property's calendars, and none fetched in the last minute", async () => {
+    const { db, loft, fetches } = await twoProperties({ body: feed(["a1", 10, 13]) }, { body: feed(["b1", 10, 13]) });
+    const first = await local(db, "reservation", "add", "--property", loft, "--arrival", day(20), "--departure", day(22), "--allow-private-networks");
+    expect(first.code, first.stderr).toBe(0);
+    expect(fetches()).toEqual([1, 0]);
+    const second = await local(db, "reservation", "add", "--property", loft, "--arrival", day(11), "--departure", day(12), "--allow-private-networks");
+    expect(second.code).toBe(6);
+    expect(fetches()).toEqual([1, 0]);
+  });
+
+  it("waits --refresh-timeout for a hanging channel, then checks it as last synced", async () => {
+    const { db, loft } = await twoProperties({ hang: true }, { body: feed(["b1", 10, 13]) });
+    const added = await local(db, "reservation", "add", "--property", loft, "--arrival", day(20), "--departure", day(22), "--refresh-timeout", "1000", "--allow-private-networks");
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toMatch(/calendar cal_\S+ could not be refreshed, so its nights were checked as last synced: no answer within 1000 ms/);
+  });
+
+  it("counts no failure on a calendar that fails in a refresh", async () => {
+    const { db, loft } = await twoProperties({ status: 500 }, { body: feed(["b1", 10, 13]) });
+    for (const arrival of [20, 30]) {
+      await ageFetches(db);
+      const added = await local(db, "reservation", "add", "--property", loft, "--arrival", day(arrival), "--departure", day(arrival + 1), "--allow-private-networks");
+      expect(added.code, added.stderr).toBe(0);
+      expect(added.stderr).toMatch(/could not be refreshed, so its nights were checked as last synced: .*500/);
+    }
+    expect(await sqliteKind().query(db, "SELECT consecutive_failures, failing_since FROM calendars WHERE property_id = ? AND source = ?", [loft, "airbnb"])).toEqual([{ consecutive_failures: 0, failing_since: null }]);
+    expect(await sqliteKind().query(db, "SELECT COUNT(*) AS runs FROM sync_runs")).toEqual([{ runs: 0 }]);
+  });
+
+  it("exits 2 for --refresh-timeout with a server", async () => {
+    const result = await runBin(["reservation", "add", "--property", "p", "--arrival", day(60), "--departure", day(61), "--refresh-timeout", "1000", "--base-url", "http://127.0.0.1:9"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--refresh-timeout only applies to the local database/);
   });
 });

@@ -22,6 +22,7 @@ describe("a direct stay", () => {
       body: JSON.stringify({ kind: "booking", arrival: day(20), departure: day(23), summary: "Phone: Mr Lee", note: "cash" }),
     });
     expect(res.status).toBe(201);
+    await store.propertyFeedToken(loft);
     const { feedUrl } = (await (await fetch(`${server.url}/api/v1/properties/${loft}`, { headers: { "x-api-key": ann.token } })).json()) as { feedUrl: string };
     const exported = await (await fetch(`${feedUrl}?exclude=airbnb,booking,vrbo`)).text();
     expect(exported).toContain(`DTSTART;VALUE=DATE:${day(20).replaceAll("-", "")}`);

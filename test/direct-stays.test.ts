@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { syncOwner } from "../src/engine/sync.js";
 import { cancelDirectStay, createDirectStay, listReservations, propertyAvailability, updateDirectStay, type ResourceContext } from "../src/resources/index.js";
+import { createPropertyRefresh } from "../src/server/property-refresh.js";
 import { openStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
@@ -31,8 +32,12 @@ describe.each(storeKinds())("direct stays on $name", (kind: StoreKind) => {
     const path = `/direct-${kind.name}-${++count}.ics`;
     feeds.setRoute(path, { body: buildIcs([{ uid: "a1", start: day(10), end: day(13), summary: "Reserved" }]) });
     const calendar = await store.createCalendar({ propertyId: property.id, url: feeds.url(path), source: "airbnb" });
-    const ctx: ResourceContext = { store, refresh: (ownerId) => syncOwner({ store, ownerId, allowPrivateNetworks: true }) };
-    return { store, owner, property, calendar, path, ctx };
+    // A refresh skips a calendar fetched in the last minute: `later()` moves the clock past that.
+    let at = Date.now();
+    const now = () => new Date(at);
+    const later = () => (at += 61_000);
+    const ctx: ResourceContext = { store, now, refresh: createPropertyRefresh({ store, now, allowPrivateNetworks: true }) };
+    return { store, owner, property, calendar, path, ctx, later };
   };
   const body = (arrival: number, departure: number, extra: Record<string, unknown> = {}) => ({ kind: "booking", arrival: day(arrival), departure: day(departure), ...extra });
 
@@ -50,8 +55,9 @@ describe.each(storeKinds())("direct stays on $name", (kind: StoreKind) => {
   });
 
   it("refuses nights a channel holds, naming the stay, and sees a booking added to the feed after the last sync", async () => {
-    const { owner, property, path, ctx } = await setUp();
-    await ctx.refresh(owner.id);
+    const { owner, property, path, ctx, later } = await setUp();
+    await ctx.refresh(owner.id, property.id);
+    later();
     feeds.setRoute(path, { body: buildIcs([{ uid: "a1", start: day(10), end: day(13) }, { uid: "a2", start: day(30), end: day(33), summary: "Reserved" }]) });
     const refused = await createDirectStay(ctx, { ownerId: owner.id, propertyId: property.id, body: body(31, 35) });
     expect(refused).toMatchObject({ ok: false, status: 409, code: "nights_unavailable", conflicts: [{ source: "airbnb", arrival: day(30), departure: day(33) }] });
@@ -61,8 +67,9 @@ describe.each(storeKinds())("direct stays on $name", (kind: StoreKind) => {
   });
 
   it("names a calendar that could not be refreshed and checks it as stored", async () => {
-    const { owner, property, calendar, path, ctx } = await setUp();
-    await ctx.refresh(owner.id);
+    const { owner, property, calendar, path, ctx, later } = await setUp();
+    await ctx.refresh(owner.id, property.id);
+    later();
     feeds.setRoute(path, { status: 503 });
     const made = await createDirectStay(ctx, { ownerId: owner.id, propertyId: property.id, body: body(40, 42) });
     expect(made).toMatchObject({ ok: true, warnings: [{ code: "calendar_not_refreshed", calendarId: calendar.id }] });
@@ -93,6 +100,50 @@ describe.each(storeKinds())("direct stays on $name", (kind: StoreKind) => {
     expect(again).toEqual({ ...first, replayed: true });
     expect(await createDirectStay(ctx, { ownerId: owner.id, propertyId: property.id, body: body(20, 23), idempotency })).toMatchObject({ status: 422, code: "idempotency_key_reused" });
     expect((await store.listReservations({ propertyId: property.id })).filter((r) => r.source === "direct")).toHaveLength(1);
+  });
+
+  it("keeps under an Idempotency-Key only 2xx answers and 409 nights_unavailable", async () => {
+    const { store, owner, property, ctx } = await setUp();
+    await ctx.refresh(owner.id, property.id);
+    const channel = (await store.listReservations({ propertyId: property.id })).find((r) => r.source === "airbnb")!;
+    // 409 not_direct changed nothing: the key is not spent, so another body under it is answered afresh.
+    const patch = { key: "k-not-direct", route: `PATCH /api/v1/reservations/${channel.id}` };
+    expect(await updateDirectStay(ctx, { ownerId: owner.id, reservationId: channel.id, body: { note: "a" }, idempotency: patch })).toMatchObject({ status: 409, code: "not_direct" });
+    expect(await updateDirectStay(ctx, { ownerId: owner.id, reservationId: channel.id, body: { note: "b" }, idempotency: patch })).toMatchObject({ status: 409, code: "not_direct" });
+    expect(await store.findIdempotencyRecord({ ownerId: owner.id, ...patch, since: new Date(0) })).toBeUndefined();
+    // 409 nights_unavailable is kept: another body under the same key is refused as a reused key.
+    const post = { key: "k-taken", route: `POST /api/v1/properties/${property.id}/reservations` };
+    const taken = await createDirectStay(ctx, { ownerId: owner.id, propertyId: property.id, body: body(11, 12, { refresh: false }), idempotency: post });
+    expect(taken).toMatchObject({ status: 409, code: "nights_unavailable" });
+    expect(await store.findIdempotencyRecord({ ownerId: owner.id, ...post, since: new Date(0) })).toMatchObject({ status: 409 });
+    expect(await createDirectStay(ctx, { ownerId: owner.id, propertyId: property.id, body: body(40, 41, { refresh: false }), idempotency: post })).toMatchObject({ status: 422, code: "idempotency_key_reused" });
+  });
+
+  it("keeps at most 1,000 Idempotency-Keys per owner, forgetting the oldest first", async () => {
+    const location = await kind.create();
+    const store = await openStore(location);
+    stores.push(store);
+    const ann = await store.createOwner("Ann");
+    const bob = await store.createOwner("Bob");
+    const property = await store.createProperty(ann.id, "Loft");
+    const ctx: ResourceContext = { store, refresh: createPropertyRefresh({ store, allowPrivateNetworks: true }) };
+    // 1,000 answers already kept for Ann (a second apart, k-0000 the oldest) and one for Bob, all within 24 h.
+    const start = Date.now() - 3_600_000;
+    const row = (owner: string, key: string, i: number) => `('${owner}', 'DELETE /api/v1/reservations/rsv_x', '${key}', 'hash', 200, '{}', '${new Date(start + i * 1000).toISOString()}')`;
+    const rows = Array.from({ length: 1000 }, (_, i) => row(ann.id, `k-${String(i).padStart(4, "0")}`, i));
+    rows.push(row(bob.id, "k-bob", -1));
+    await kind.query(location, `INSERT INTO idempotency_keys (owner_id, route, key, request_hash, status, body, created_at) VALUES ${rows.join(", ")}`);
+    const keysOf = async (ownerId: string) =>
+      (await kind.query(location, "SELECT key FROM idempotency_keys WHERE owner_id = ? ORDER BY key", [ownerId])).map((r) => r.key as string);
+
+    const idempotency = { key: "k-new", route: `POST /api/v1/properties/${property.id}/reservations` };
+    expect(await createDirectStay(ctx, { ownerId: ann.id, propertyId: property.id, body: body(20, 22, { refresh: false }), idempotency })).toMatchObject({ status: 201 });
+    const kept = await keysOf(ann.id);
+    expect(kept).toHaveLength(1000);
+    expect(kept).not.toContain("k-0000");
+    expect(kept).toContain("k-0001");
+    expect(kept).toContain("k-new");
+    expect(await keysOf(bob.id)).toEqual(["k-bob"]);
   });
 
   it("refuses every bad body with 422 naming the field, writing nothing", async () => {

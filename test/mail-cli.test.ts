@@ -3,7 +3,7 @@
 // the SMTP server is down when a double booking is found, serve is SIGKILLed, both come back → one mail.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../src/store/index.js";
-import { runCli } from "./helpers/cli.js";
+import { runBin, runCli } from "./helpers/cli.js";
 import { useCliFixtures } from "./helpers/cli-fixtures.js";
 import { buildIcs, day } from "./helpers/ics.js";
 import { startServe, postSync } from "./helpers/processes.js";
@@ -33,6 +33,20 @@ describe("serve's mail settings", () => {
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toContain("hunter22");
     expect(result.stdout).toBe("");
+  });
+});
+
+describe("serve behind a proxy with mail on", () => {
+  it("refuses to start without --base-url (exit 2, naming it), and starts with it", async () => {
+    const flags = ["--db", tmp.db(), "--trust-proxy", "--smtp-url", smtp.url, "--mail-from", "a@example.com"];
+    const refused = await runBin(["serve", "--host", "127.0.0.1", "--port", "0", ...flags]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--base-url (or CALSYNC_BASE_URL) is needed with --trust-proxy and --smtp-url");
+    expect(refused.stderr).not.toContain(SMTP_TEST_PASSWORD);
+    expect(refused.stdout).toBe("");
+    const started = await startServe(flags, { CALSYNC_BASE_URL: "https://cal.example.com" });
+    await started.stop();
+    expect(started.stderr()).toContain("https://cal.example.com");
   });
 });
 

@@ -1,11 +1,12 @@
 // The dashboard's side of mail (CONTRACT §16), over a real `calsync serve` app with a real SMTP server on
 // loopback: "Forgot password?" end to end (one link, once, for an hour, other sessions ended, the same answer
 // for unknown emails, throttled), the Notifications page, and what the pages say without --smtp-url.
+import { request as httpRequest } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../src/server/dashboard/passwords.js";
-import { startServer, type RunningServer } from "../src/server/index.js";
+import { createApp, startServer, type RunningServer } from "../src/server/index.js";
 import type { Store } from "../src/store/types.js";
-import { pageClient, signIn, type PageClient } from "./helpers/dashboard-client.js";
+import { pageClient, signIn, type PageClient, type Send } from "./helpers/dashboard-client.js";
 import { useServerFixtures } from "./helpers/server-fixtures.js";
 import { startSmtpServer, type TestSmtpServer } from "./helpers/smtp-server.js";
 import { sqliteKind } from "./helpers/stores.js";
@@ -27,14 +28,15 @@ afterAll(() => smtp.close());
 
 const logs: string[] = [];
 
-async function serve(store: Store, mail = true) {
+async function serve(store: Store, mail = true, options: { trustProxy?: boolean; baseUrl?: string } = {}) {
   const server = await startServer({
     store,
     port: 0,
     host: "127.0.0.1",
     parseThreads: 0,
+    trustProxy: options.trustProxy,
     log: (line) => logs.push(line),
-    ...(mail ? { mail: { smtpUrl: smtp.url, from: "calsync@example.com", pollMs: 50 } } : {}),
+    ...(mail ? { mail: { smtpUrl: smtp.url, from: "calsync@example.com", pollMs: 50, baseUrl: options.baseUrl } } : {}),
   });
   servers.push(server);
   return server;
@@ -125,6 +127,72 @@ describe("Forgot password?", () => {
   });
 });
 
+describe("Where the link in a reset mail points", () => {
+  // The attacker asks for a reset of the victim's account from their own client, naming their own host.
+  async function askAsAttacker(server: RunningServer, send: Send, headers: Record<string, string>) {
+    const attacker = pageClient(send, server.url, { origin: "http://evil.example", headers });
+    await attacker.page("/forgot-password");
+    expect((await attacker.post("/forgot-password", { email: "vic@example.com" })).status).toBe(200);
+    const [mail] = await smtp.waitFor(1);
+    return new URL(/https?:\/\/\S+\/reset\/[A-Za-z0-9_-]{43}/.exec(mail!.text)![0]);
+  }
+
+  it("behind a trusted proxy starts with --base-url, whatever X-Forwarded-Host says", async () => {
+    const store = await fixtures.newStore();
+    await ownerWithPassword(store, "Vic", "vic@example.com");
+    const server = await serve(store, true, { trustProxy: true, baseUrl: "https://cal.example.com" });
+    const link = await askAsAttacker(server, (request) => fetch(request), { "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" });
+    expect(link.origin).toBe("https://cal.example.com");
+  });
+
+  it("without a proxy starts with the URL serve prints, whatever Host says", async () => {
+    const store = await fixtures.newStore();
+    await ownerWithPassword(store, "Vic", "vic@example.com");
+    const server = await serve(store);
+    // fetch() sends its own Host; node:http sends the one given.
+    const link = await askAsAttacker(server, sendWithHost("evil.example"), {});
+    expect(link.origin).toBe(server.url);
+  });
+
+  it("from an app embedded behind a trusted proxy with no base URL, starts with the server's URL, never X-Forwarded-Host", async () => {
+    const store = await fixtures.newStore();
+    await ownerWithPassword(store, "Vic", "vic@example.com");
+    // A program that builds the app itself skips startServer's check; the server beside it sends the outbox.
+    const sender = await serve(store);
+    const app = createApp({ store, trustProxy: true, mail: { serverUrl: () => "https://inside.example", wake: () => {} } });
+    const link = await askAsAttacker(sender, (request) => app.fetch(request), { "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" });
+    expect(link.origin).toBe("https://inside.example");
+  });
+
+  it("is refused at start behind a trusted proxy with mail on and no base URL", async () => {
+    const store = await fixtures.newStore();
+    await expect(serve(store, true, { trustProxy: true })).rejects.toThrow(/mail\.baseUrl is needed with trustProxy/);
+  });
+});
+
+// Sends a Request over node:http with `Host` set to `host`, which fetch() does not allow.
+function sendWithHost(host: string): Send {
+  return async (request) => {
+    const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const headers = { ...Object.fromEntries(request.headers), host };
+    return new Promise<Response>((resolve, reject) => {
+      const outgoing = httpRequest(request.url, { method: request.method, headers }, (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+        incoming.on("end", () => {
+          const answer = new Headers();
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            for (const item of Array.isArray(value) ? value : [value ?? ""]) answer.append(name, item);
+          }
+          resolve(new Response(incoming.statusCode === 303 ? null : Buffer.concat(chunks), { status: incoming.statusCode!, headers: answer }));
+        });
+      });
+      outgoing.on("error", reject);
+      outgoing.end(body);
+    });
+  };
+}
+
 describe("Notifications page", () => {
   it("has both switches on by default, and saves them", async () => {
     const store = await fixtures.newStore();
@@ -136,15 +204,16 @@ describe("Notifications page", () => {
     expect(page).toContain('<a href="/settings/notifications" aria-current="page">Notifications</a>');
     expect(page).toMatch(/name="conflicts" value="on" checked> Email me about double bookings/);
     expect(page).toMatch(/name="calendars" value="on" checked> Email me about failing calendars/);
+    expect(page).toMatch(/name="channels" value="on" checked> Email me when a channel stops reading my calendar/);
     expect(page).toContain("Mails go to gus@example.com");
 
-    expect((await browser.post("/settings/notifications", { calendars: "on" })).status).toBe(303);
-    expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true });
+    expect((await browser.post("/settings/notifications", { calendars: "on", channels: "on" })).status).toBe(303);
+    expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true, channels: true });
     const saved = await browser.page("/settings/notifications");
     expect(saved).toMatch(/name="conflicts" value="on"> Email me about double bookings/);
     expect(saved).toContain("Notifications saved.");
     // A form from elsewhere changes nothing.
     expect((await browser.post("/settings/notifications", {}, { csrf: null })).status).toBe(403);
-    expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true });
+    expect(await store.ownerNotifications(gus.id)).toEqual({ conflicts: false, calendars: true, channels: true });
   });
 });

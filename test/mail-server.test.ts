@@ -116,8 +116,8 @@ describe("mail to owners", () => {
   it("sends nothing the owner switched off, and nothing (without failing) to an owner without an email", async () => {
     const store = await fixtures.newStore();
     const ann = await doubleBooked(store);
-    expect(await store.ownerNotifications(ann.ownerId)).toEqual({ conflicts: true, calendars: true });
-    await store.setOwnerNotifications(ann.ownerId, { conflicts: false, calendars: true });
+    expect(await store.ownerNotifications(ann.ownerId)).toEqual({ conflicts: true, calendars: true, channels: true });
+    await store.setOwnerNotifications(ann.ownerId, { conflicts: false, calendars: true, channels: true });
     const ben = await doubleBooked(store, "Ben's Barn", null);
     const server = await serveWithMail(store);
     expect((await sync(server, ann.token)).status).toBe(200);

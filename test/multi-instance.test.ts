@@ -10,6 +10,7 @@ import type { Store } from "../src/store/types.js";
 import { isBuilt } from "./helpers/cli.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
 import { postSync, startServe, type ServeProcess } from "./helpers/processes.js";
+import { day } from "./helpers/ics.js";
 import { Gate, ics, ownerWith, until } from "./helpers/server-fixtures.js";
 import { postgresKind } from "./helpers/stores.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.js";
@@ -96,6 +97,33 @@ describe("two calsync serve instances on one PostgreSQL database", () => {
     ] });
     expect([airbnb.arrived, vrbo.arrived]).toEqual([1, 1]);
     expect(await store.listSyncRuns({ ownerId: ann.ownerId })).toHaveLength(1);
+  });
+
+  it("refresh a property once for direct stays sent to both at once: its feeds fetched once, the other property's never", async () => {
+    const { url, store } = await database();
+    const loftAirbnb = countedFeed(ics("a1"));
+    const loftVrbo = countedFeed(ics("v1"));
+    const barn = countedFeed(ics("b1"));
+    const ann = await ownerWith(store, "Ann", {
+      Loft: [
+        { source: "airbnb", url: loftAirbnb.url },
+        { source: "vrbo", url: loftVrbo.url },
+      ],
+      Barn: [{ source: "airbnb", url: barn.url }],
+    });
+    const [a, b] = await serveTwice(url, "--api-rate-limit", "0");
+    const stay = (base: string, arrival: number) =>
+      fetch(`${base}/api/v1/properties/${ann.propertyIds.Loft}/reservations`, {
+        method: "POST",
+        headers: { "x-api-key": ann.token, "content-type": "application/json" },
+        body: JSON.stringify({ kind: "block", arrival: day(40 + arrival * 2), departure: day(41 + arrival * 2) }),
+      });
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => stay((i % 2 === 0 ? a! : b!).url, i)));
+    expect(answers.map((res) => res.status)).toEqual(Array.from({ length: 10 }, () => 201));
+    for (const res of answers) expect(await res.json()).not.toHaveProperty("warnings");
+    expect([loftAirbnb.fetches(), loftVrbo.fetches(), barn.fetches()]).toEqual([1, 1, 0]);
+    // A refresh is no sync anyone asked for: nothing in the history.
+    expect(await store.listSyncRuns({ ownerId: ann.ownerId })).toHaveLength(0);
   });
 
   it("sync each owner once per --sync-every period in total, not once per instance", async () => {

@@ -3,6 +3,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { syncOwner } from "../src/engine/sync.js";
+import { checkChannels } from "../src/server/channel-watch.js";
 import { openApiDocument } from "../src/server/openapi/document.js";
 import { WEBHOOK_SCHEMAS } from "../src/server/openapi/webhook-schemas.js";
 import { generateWebhookSecret } from "../src/server/webhooks/endpoint-rules.js";
@@ -68,6 +69,15 @@ describe("the webhooks of the OpenAPI document", () => {
       for (let i = 1; i <= 3; i++) await sync();
       feeds.setRoute("/doc/vrbo.ics", { body: buildIcs([stay("v", 12, 15)]) });
       await sync();
+      // The channel check's events (CONTRACT §17): both links never read 2 h after they were added, then read
+      // (recovered), with Airbnb's stays exposed on Vrbo's link for 7 h.
+      const hour = 3_600_000;
+      const later = (ms: number) => new Date(clock.now.getTime() + ms);
+      await checkChannels(store, { staleAfterMs: hour, now: later(2 * hour) });
+      for (const source of ["airbnb", "vrbo"] as const) {
+        await store.recordOutboundFetch({ propertyId: property.id, exclude: [source], etag: `"${source}"`, nights: [], at: later(2 * hour + 1000) });
+      }
+      await checkChannels(store, { staleAfterMs: hour, now: later(7 * hour) });
       await deliverDueWebhooks({ store, allowPrivateNetworks: true });
     } finally {
       await store.close();

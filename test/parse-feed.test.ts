@@ -220,9 +220,10 @@ describe("parseFeed: not a calendar", () => {
   it("rejects plain text", () => {
     expect(error("Service temporarily unavailable")?.code).toBe("not_icalendar");
   });
-  it("reports a body node-ical cannot parse as parse_error", () => {
+  it("reads a series whose RRULE node-ical cannot parse as one unreadable event, not a failed feed (CONTRACT §4)", () => {
     const text = calendar(vevent("UID:bad", "DTSTART;VALUE=DATE:20310101", "RRULE:FREQ=SOMETIMES"));
-    expect(error(text)).toMatchObject({ code: "parse_error", message: expect.stringContaining("could not be parsed") });
+    expect(error(text)).toBeNull();
+    expect(events(text)).toEqual([]);
   });
   it("reports unbalanced components as parse_error", () => {
     expect(error(calendar("END:VEVENT", "END:VEVENT"))?.code).toBe("parse_error");

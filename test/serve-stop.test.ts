@@ -81,6 +81,8 @@ describe("calsync serve on SIGTERM", () => {
     try {
       const stored = await after.listReservations({ ownerId: ann.ownerId });
       expect(stored.map((r) => r.uid).sort()).toEqual(["a1", "a2", "a3"]);
+      // The calendar cut short did not fail: its feed never had the chance.
+      expect((await after.listCalendars()).map((c) => [c.source, c.consecutiveFailures])).toEqual([["airbnb", 0], ["booking", 0]]);
       // The owner's lease was given back, so the next start's sync does not wait for it to lapse.
       expect(await after.syncLease(ann.ownerId)).toBeUndefined();
     } finally {
@@ -156,6 +158,7 @@ describe.each([sqliteKind(), postgresKind()])("SIGTERM during a sync of 200 slow
       const counts = await Promise.all(ids.map(async (id) => (await after.calendarReservations(id)).length));
       expect(counts.every((n) => n === 0 || n === 3)).toBe(true);
       expect(counts.filter((n) => n === 3).length).toBeLessThan(200);
+      expect((await after.listCalendars()).filter((calendar) => calendar.consecutiveFailures !== 0)).toEqual([]);
       expect(await after.syncLease(ann.ownerId)).toBeUndefined();
     } finally {
       await after.close();

@@ -40,15 +40,15 @@ describe.each(storeKinds())("$name store", (kind) => {
     const n = ++count;
     await store!.createCalendar({ propertyId: property.id, source: "airbnb", url: feeds.url(`/m${n}/a.ics`, { body: buildIcs([{ uid: "a", start: day(5), end: day(9), summary: "R" }]) }) });
     await store!.createCalendar({ propertyId: property.id, source: "booking", url: feeds.url(`/m${n}/b.ics`, { body: buildIcs([{ uid: "b", start: day(7), end: day(10), summary: "R" }]) }) });
-    expect(await store!.ownerNotifications(owner.id)).toEqual({ conflicts: true, calendars: true });
+    expect(await store!.ownerNotifications(owner.id)).toEqual({ conflicts: true, calendars: true, channels: true });
 
     await syncOwner({ store: store!, ownerId: owner.id, allowPrivateNetworks: true });
     const mails = await store!.listMails(owner.id);
     expect(mails).toMatchObject([{ ownerId: owner.id, kind: "booking_conflict", status: "pending", attempts: 0 }]);
 
     // Off: the same double booking, forgotten and seen again, writes no mail.
-    await store!.setOwnerNotifications(owner.id, { conflicts: false, calendars: true });
-    expect(await store!.ownerNotifications(owner.id)).toEqual({ conflicts: false, calendars: true });
+    await store!.setOwnerNotifications(owner.id, { conflicts: false, calendars: true, channels: true });
+    expect(await store!.ownerNotifications(owner.id)).toEqual({ conflicts: false, calendars: true, channels: true });
     feeds.route(`/m${n}/b.ics`, { body: buildIcs([]) });
     await syncOwner({ store: store!, ownerId: owner.id, allowPrivateNetworks: true });
     feeds.route(`/m${n}/b.ics`, { body: buildIcs([{ uid: "b", start: day(7), end: day(10), summary: "R" }]) });
@@ -56,7 +56,7 @@ describe.each(storeKinds())("$name store", (kind) => {
     expect(await store!.listMails(owner.id)).toHaveLength(1);
 
     // On again, but no email: nothing, and the sync is fine.
-    await store!.setOwnerNotifications(owner.id, { conflicts: true, calendars: true });
+    await store!.setOwnerNotifications(owner.id, { conflicts: true, calendars: true, channels: true });
     await store!.setOwnerEmail(owner.id, null);
     feeds.route(`/m${n}/b.ics`, { body: buildIcs([]) });
     await syncOwner({ store: store!, ownerId: owner.id, allowPrivateNetworks: true });

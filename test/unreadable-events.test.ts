@@ -87,10 +87,25 @@ describe("parseFeed sets unreadable events aside", () => {
     expect(result.events).toEqual([]);
   });
 
-  it("treats a lower-case dtstart, which node-ical does not read, as unreadable rather than missing", () => {
+  it("reads a lower-case dtstart as DTSTART: names and enumerated values are case-insensitive (RFC 5545 §3.1)", () => {
     const result = parse(calendar(vevent("UID:lower", "dtstart;value=date:20310310", "DTEND;VALUE=DATE:20310312")));
-    expect(result.events).toEqual([]);
-    expect(result.unreadable).toEqual([{ uid: "lower", message: expect.stringMatching(/dtstart/) }]);
+    expect(result.events.map((e) => [e.uid, e.start, e.end])).toEqual([["lower", "2031-03-10", "2031-03-12"]]);
+    expect(result.unreadable).toEqual([]);
+  });
+
+  it("leaves out a series whose RRULE cannot be read as one unreadable event, and reads the others", () => {
+    for (const rule of ["FREQ=SOMETIMES", "FREQ=WEEKLY;BYDAY=XX", "FREQ=WEEKLY;COUNT=x", "FREQ=WEEKLY;UNTIL=tomorrow", "garbage", ""]) {
+      const result = parse(calendar(
+        vevent("UID:series", "DTSTART;VALUE=DATE:20310301", "DTEND;VALUE=DATE:20310302", `RRULE:${rule}`),
+        vevent("UID:free", "DTSTART;VALUE=DATE:20310301", "DTEND;VALUE=DATE:20310302", "TRANSP:TRANSPARENT", `RRULE:${rule}`),
+        vevent("UID:other", "DTSTART;VALUE=DATE:20310310", "DTEND;VALUE=DATE:20310312"),
+      ));
+      expect(uids(result.events)).toEqual(["other"]);
+      expect(result.unreadable).toEqual([
+        { uid: "series", message: expect.stringMatching(/^RRULE .* cannot be read/) },
+        { uid: "free", message: expect.stringMatching(/^RRULE .* cannot be read/) },
+      ]);
+    }
   });
 
   it("leaves out an unreadable event without UID and still reads the other events without UID", () => {

@@ -102,4 +102,10 @@ export const COMMANDS: readonly CommandEntry[] = [
     options: false,
     load: async (context) => (await import("./commands/db.js")).dbCommand(context),
   },
+  {
+    name: "channels",
+    description: "Show when each channel last read a property's calendar link, and the nights it may still sell",
+    options: true,
+    load: async (context) => (await import("./commands/channels.js")).channelsCommand(context),
+  },
 ];

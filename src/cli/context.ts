@@ -2,6 +2,7 @@
 import type { ConsolaInstance } from "consola";
 import { createRequire } from "node:module";
 import type { Owner, Store } from "../store/types.js";
+import { forTerminal } from "./terminal-text.js";
 
 /** A stream the CLI writes to; process.stdout/stderr fit, and so does a test's collector. */
 export interface OutputStream {
@@ -101,7 +102,7 @@ const require = createRequire(import.meta.url);
 
 function createLogger(stderr: NodeJS.WriteStream): ConsolaInstance {
   const { createConsola, LogLevels } = require("consola") as typeof import("consola");
-  return createConsola({
+  const logger = createConsola({
     stdout: stderr,
     stderr,
     fancy: Boolean(stderr.isTTY),
@@ -109,4 +110,12 @@ function createLogger(stderr: NodeJS.WriteStream): ConsolaInstance {
     // consola would drop to warnings when NODE_ENV=test; the CLI's notes are for its user whatever the env.
     level: LogLevels.info,
   });
+  // Messages quote feeds, owners and apps: their control characters are replaced before consola adds its own colours.
+  const reporters = logger.options.reporters;
+  logger.setReporters(
+    reporters.map((reporter) => ({
+      log: (entry, ctx) => reporter.log({ ...entry, args: entry.args.map((arg) => (typeof arg === "string" ? forTerminal(arg) : arg)) }, ctx),
+    })),
+  );
+  return logger;
 }

@@ -2,15 +2,16 @@
 import type { SyncResponse, SyncResultEntry } from "../types.js";
 import { EXIT, type CliContext } from "./context.js";
 import { formatTable, painterFor, type Paint } from "./table.js";
+import { forTerminal, jsonText } from "./terminal-text.js";
 
-/** Prints one JSON document to stdout. */
+/** Prints one JSON document to stdout (DEL and C1 characters escaped as well, so a terminal obeys none). */
 export function writeJson(context: CliContext, value: unknown): void {
-  context.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  context.io.stdout.write(`${jsonText(JSON.stringify(value, null, 2))}\n`);
 }
 
-/** Prints text for people to stdout, ending it with a newline. */
+/** Prints text for people to stdout, ending it with a newline; control characters from feeds and apps are replaced. */
 export function writeText(context: CliContext, text: string): void {
-  context.io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  context.io.stdout.write(forTerminal(text.endsWith("\n") ? text : `${text}\n`));
 }
 
 /** The colour function for stdout of this run. */

@@ -1,6 +1,7 @@
 // One self-rewriting line on stderr while feeds are fetched; silent unless stderr is a terminal.
 import type { SyncProgress } from "../engine/sync.js";
 import type { OutputStream } from "./context.js";
+import { cellText } from "./terminal-text.js";
 
 /** The progress line of one sync run. */
 export interface ProgressLine {
@@ -23,7 +24,9 @@ export function createProgressLine(stream: OutputStream): ProgressLine {
   const show = (text: string) => {
     // A line longer than the terminal wraps, and `\r` would then only rewrite its last part.
     const columns = (stream as { columns?: number }).columns || 80;
-    stream.write(CLEAR_LINE + (text.length >= columns ? `${text.slice(0, columns - 2)}…` : text));
+    // Property names are the owners' own words: one line, no control characters.
+    const line = cellText(text);
+    stream.write(CLEAR_LINE + (line.length >= columns ? `${line.slice(0, columns - 2)}…` : line));
     shown = true;
   };
   return {

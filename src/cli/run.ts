@@ -3,6 +3,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { CommanderError } from "commander";
 import { buildProgram, usageHint } from "./program.js";
 import { CliFailure, createContext, EXIT, UsageError, type CliIO } from "./context.js";
+import { forTerminal } from "./terminal-text.js";
 
 export { EXIT } from "./context.js";
 
@@ -19,15 +20,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof UsageError) {
-      io.stderr.write(`error: ${error.message}\n${usageHint(commandPath(program, argv))}\n`);
+      io.stderr.write(forTerminal(`error: ${error.message}\n${usageHint(commandPath(program, argv))}\n`));
       return EXIT.usage;
     }
     if (error instanceof CliFailure) {
-      io.stderr.write(`error: ${error.message}\n`);
+      io.stderr.write(forTerminal(`error: ${error.message}\n`));
       return error.exitCode;
     }
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`error: ${message}\n`);
+    io.stderr.write(forTerminal(`error: ${message}\n`));
     return EXIT.failure;
   } finally {
     await context.close();

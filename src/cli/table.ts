@@ -1,8 +1,8 @@
 // Plain-text tables and colours for people; scripts use --json instead.
 import type { ColorName } from "consola/utils";
 import { createRequire } from "node:module";
-import { stripVTControlCharacters } from "node:util";
 import type { OutputStream } from "./context.js";
+import { cellText, markColours, plainText, visibleLength } from "./terminal-text.js";
 
 // consola's colours, loaded on first use (only for a terminal): loading them costs `calsync --help` a fifth of its start-up.
 const require = createRequire(import.meta.url);
@@ -12,10 +12,13 @@ const consolaUtils = () => (utils ??= require("consola/utils") as typeof import(
 /** Colours a piece of text, or leaves it as it is when colours are off. */
 export type Paint = (color: ColorName, text: string) => string;
 
-/** Colours only for a terminal, and never when `NO_COLOR` is set (https://no-color.org). */
+/**
+ * Colours only for a terminal, and never when `NO_COLOR` is set (https://no-color.org). The codes are marked as
+ * the CLI's own (terminal-text.ts), so that the writer turns them on while it replaces any ESC a feed sent.
+ */
 export function painterFor(stream: OutputStream, env: Record<string, string | undefined>): Paint {
   const enabled = Boolean(stream.isTTY) && !env.NO_COLOR;
-  return enabled ? (color, text) => consolaUtils().colors[color](text) : (_color, text) => text;
+  return enabled ? (color, text) => markColours(consolaUtils().colors[color](plainText(text))) : (_color, text) => text;
 }
 
 /** A column of `formatTable`; numbers read best right-aligned. */
@@ -24,8 +27,9 @@ export interface Column {
   align?: "left" | "right";
 }
 
-/** Lays rows out in aligned columns under a header, two spaces apart, with no trailing spaces. */
-export function formatTable(columns: Column[], rows: string[][], paint: Paint): string {
+/** Lays rows out in aligned columns under a header, two spaces apart, with no trailing spaces; a cell is one line. */
+export function formatTable(columns: Column[], rawRows: string[][], paint: Paint): string {
+  const rows = rawRows.map((row) => row.map(cellText));
   const widths = columns.map((column, index) =>
     Math.max(column.header.length, ...rows.map((row) => visibleLength(row[index] ?? ""))),
   );
@@ -49,9 +53,4 @@ export function formatTime(iso: string | null | undefined): string {
   if (Number.isNaN(date.getTime())) return iso;
   const two = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
-}
-
-// Colour codes take no room on screen.
-function visibleLength(text: string): number {
-  return stripVTControlCharacters(text).length;
 }

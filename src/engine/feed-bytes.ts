@@ -4,7 +4,8 @@ import { createHash } from "node:crypto";
 
 // Bump when parsing or channel rules change, so an upgrade re-reads feeds whose bytes did not change.
 // 4: the fingerprint is taken of the bytes as received (decompressed), no longer of the decoded text.
-const RULES_VERSION = 4;
+// 5: UNTIL in UTC, exact DURATION hours, case-insensitive names, folds anywhere, feed VTIMEZONEs under IANA names (issue 35).
+const RULES_VERSION = 5;
 
 /**
  * Identifies a body as read on `day` (YYYY-MM-DD): recurring events expand relative to today, so an

@@ -2,8 +2,10 @@
 import { createHash } from "node:crypto";
 import ical, { type VEvent } from "node-ical";
 import type { CalendarSource, SyncError } from "../types.js";
+import { canonicalLines } from "./canonical-lines.js";
 import { describeEvent, emptyBodyIsEmptyCalendar } from "./channels.js";
 import { looksLikeHtml } from "./html-answer.js";
+import { oneLineText } from "./control-characters.js";
 import { addLocalDays, formatDate } from "./local-date.js";
 import { NO_UID_PREFIX, type FeedEvent } from "./model.js";
 import { expandOccurrences, expansionCost, type Occurrence } from "./recurrence.js";
@@ -61,7 +63,8 @@ export function parseFeed(text: string, options: ParseFeedOptions): ParseFeedRes
   const bom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   // NUL is no iCalendar character (RFC 5545 §3.1) and PostgreSQL text cannot store it: both stores get the same text.
   const unmarked = bom.includes("\0") ? bom.replaceAll("\0", "") : bom;
-  const body = hasLoneCr(unmarked) ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
+  // Unfolded, names and enumerations in upper case, before any reader (the structure check too) looks.
+  const body = canonicalLines(hasLoneCr(unmarked) ? unmarked.replace(/\r\n?/g, "\n") : unmarked);
   if (!body.trim() && emptyBodyIsEmptyCalendar(options.source)) return { ok: true, events: [], unreadable: [] };
   const problem = structuralProblem(body);
   if (problem) return { ok: false, error: { code: "not_icalendar", message: `feed is not an iCalendar file (${problem})` } };
@@ -175,7 +178,8 @@ function toFeedEvent(occurrence: Occurrence, source: CalendarSource): FeedEvent 
     endText = isValidDate(end) && end.getTime() >= start.getTime() ? end.toISOString() : startText;
   }
 
-  const summary = text(event.summary).trim();
+  // A feed's summary is shown on terminals and pages: one line without control characters.
+  const summary = oneLineText(text(event.summary)).trim();
   const description = text(event.description);
   const uid = typeof event.uid === "string" && event.uid.trim() ? keptUid(event.uid.trim()) : undefined;
   const base = uid ?? `${NO_UID_PREFIX}${createHash("sha256").update(`${startText}|${endText}|${summary}`).digest("hex").slice(0, 32)}`;

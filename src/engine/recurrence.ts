@@ -97,10 +97,14 @@ function occurrenceOf(instance: Instance, series: Component, allDay: boolean, wi
   const dtend = exactEnd(instance.event);
   const own = real((instance.event as VEvent).start);
   // An RDATE period ends where it says (RFC 5545 §3.8.5.2), whatever the series' length.
+  // A DURATION's days and weeks are nominal (on the wall clock), its hours, minutes and seconds exact (§3.3.6).
+  const duration = dtend === undefined && clock && isDate(instance.start) ? durationOf(instance.event) : undefined;
   const end = instance.periodEnd !== undefined ? new Date(instance.periodEnd)
-    : dtend !== undefined && isDate(start) && isDate(own) ? new Date(start.getTime() + dtend - own.getTime()) : instance.end && real(instance.end);
+    : dtend !== undefined && isDate(start) && isDate(own) ? new Date(start.getTime() + dtend - own.getTime())
+    : duration !== undefined ? new Date(wallToInstant(instance.start.getTime() + duration.days * DAY_MS, clock!.zone) + duration.exact)
+    : instance.end && real(instance.end);
   const occurrence: Occurrence = { event: instance.event, start, end, allDay, recurrenceKey: real(instance.original).toISOString() };
-  const zone = clock && isDate(start) ? seriesLabel(clock, start.getTime()) : undefined;
+  const zone = clock && isDate(start) ? seriesLabel(clock, start.getTime(), isDate(end) ? end.getTime() : undefined) : undefined;
   if (zone) occurrence.zone = zone;
   return occurrence;
 }
@@ -109,6 +113,20 @@ function clockOf(component: Component, window: RecurrenceWindow): SeriesZone | u
   const key: unknown = (component as Record<string, unknown>)[ZONE_KEY];
   return typeof key === "string" ? window.zones?.get(key) : undefined;
 }
+
+/** A component's DURATION, its nominal days (weeks as 7) and exact milliseconds; undefined when none or unreadable. */
+function durationOf(component: Component): { days: number; exact: number } | undefined {
+  const value: unknown = (component as { duration?: unknown }).duration;
+  const text = typeof value === "string" ? value : (value as { val?: unknown } | undefined)?.val;
+  const match = typeof text === "string" ? DURATION.exec(text.trim()) : null;
+  if (!match || match.slice(2).every((part) => part === undefined)) return undefined;
+  const [weeks, days, hours, minutes, seconds] = match.slice(2).map((part) => Number(part ?? 0)) as number[];
+  const sign = match[1] === "-" ? -1 : 1;
+  return { days: sign * (weeks! * 7 + days!), exact: sign * ((hours! * 60 + minutes!) * 60 + seconds!) * 1000 };
+}
+
+/** RFC 5545 §3.3.6 (`P1W`, `P1DT2H`, `PT24H`; a `T` before a week count, as some feeds write, too). */
+const DURATION = /^([+-])?P(?:T?(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/i;
 
 function exactEnd(component: Component): number | undefined {
   const value: unknown = (component as Record<string, unknown>)[DTEND_KEY];

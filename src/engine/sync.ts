@@ -55,6 +55,14 @@ export interface SyncOwnerOptions {
   trigger?: SyncTrigger;
   /** Clock, for tests. @default () => new Date() */
   now?: () => Date;
+  /** Sync only these calendars of the owner (a direct stay's refresh: one property's, not fetched lately). @default every one */
+  calendarIds?: ReadonlySet<string>;
+  /**
+   * A refresh before a direct stay's check (CONTRACT §14), not a sync anyone asked for: a failure is not
+   * counted on the calendar (no streak, no `calendar.failed`, no failure mail) and the run is not recorded
+   * (no history, no `sync.completed`; a caller waiting for the owner's run runs its own). @default false
+   */
+  refresh?: boolean;
   /** Called after each calendar finishes. */
   onProgress?: (progress: SyncProgress) => void;
   /** Called after each feed fetch, e.g. for metrics; the wait for a fetch slot is not counted. */
@@ -95,10 +103,13 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   const limiter = options.limiter ?? createFetchLimiter(options.fetchLimits);
   const backoffs = options.backoffs ?? createHostBackoffs();
   // Both reads at once: each loads its store module on a first run in the process.
-  const [{ propertiesChecked, calendars }, held] = await Promise.all([
+  const [owned, held] = await Promise.all([
     options.store.ownerCalendars(options.ownerId),
     options.store.hostBackoffs(clock()),
   ]);
+  const { propertiesChecked } = owned;
+  const only = options.calendarIds;
+  const calendars = only ? owned.calendars.filter((calendar) => only.has(calendar.id)) : owned.calendars;
   // Waits other processes and instances were asked for (CONTRACT §4).
   for (const { host, until } of held) backoffs.hold(host, until);
   const fetchContext = { ...options, backoffs, clock };
@@ -115,9 +126,12 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
   const settle = async (calendar: CalendarRecord, entry: SyncResultEntry, fault?: WriteFaultError) => {
     const error = entry.result.error;
-    // A throttled calendar was not asked: it neither fails nor recovers (CONTRACT §4).
+    // A throttled calendar was not asked: it neither fails nor recovers (CONTRACT §4). Nor does one a refresh
+    // failed, or one cut short because the run was stopped (a server shutting down): the feed did not fail.
     const streak = options.dryRun
       ? undefined
+      : (options.refresh || options.signal?.aborted) && error
+        ? calendar.consecutiveFailures
       : error?.code === "throttled"
         ? calendar.consecutiveFailures
         : error
@@ -182,7 +196,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
     // Additive to v1: absent rather than empty, so a v1 response without double bookings is unchanged.
     ...(conflicts.length > 0 ? { conflicts } : {}),
   };
-  if (!options.dryRun) {
+  if (!options.dryRun && !options.refresh) {
     // The history is not the sync: a disk too full for it leaves the calendars' results as they are.
     await ignoreWriteFault(options.store.recordSyncRun({
       id: options.runId,

@@ -6,6 +6,7 @@
 import type { SyncWarning } from "../types.js";
 import { NO_UID_PREFIX } from "./model.js";
 import { keptUid } from "./uid.js";
+import { rruleProblem } from "./rrule-text.js";
 import { icalDateProblem } from "./strict-date.js";
 
 /** An event left out because its dates cannot be read; `uid` is "" for an event without UID. */
@@ -28,16 +29,16 @@ interface OpenEvent {
   dtstart?: string;
   dtend?: string;
   transparent: boolean;
-  /** A DTSTART/DTEND written in lower case: node-ical does not read those names at all. */
-  miscased?: string;
+  /** The first RRULE's value: a rule that cannot be read makes the series unreadable, not the feed. */
+  rrule?: string;
 }
 
-/** The content lines this reader needs, by the name at the start of the line (any case: see OpenEvent.miscased). */
-const NEEDED = /(BEGIN|END|UID|DTSTART|DTEND|TRANSP)[;:]/iy;
+/** The content lines this reader needs, by the name at the start of the line (names are upper case: canonical-lines.ts). */
+const NEEDED = /(BEGIN|END|UID|DTSTART|DTEND|TRANSP|RRULE)[;:]/y;
 
 /**
- * Cuts the VEVENTs whose DTSTART is missing, or whose DTSTART or DTEND is not a real date or time,
- * out of `body` (folded lines and CRLF or LF line ends read as iCalendar does). Transparent events are left
+ * Cuts the VEVENTs whose DTSTART is missing, whose DTSTART or DTEND is not a real date or time, or whose
+ * RRULE cannot be read, out of `body` (folded lines and CRLF or LF line ends read as iCalendar does). Transparent events are left
  * for the parser to drop.
  */
 export function setAsideUnreadable(body: string): SetAside {
@@ -66,10 +67,8 @@ export function setAsideUnreadable(body: string): SetAside {
       // Properties of the VEVENT itself, not of a VALARM inside it.
       if (name === "UID") open.uid = keptUid(valueOf(line).trim());
       else if (name === "TRANSP") open.transparent = valueOf(line).trim().toUpperCase() === "TRANSPARENT";
-      else if (name === "DTSTART" || name === "DTEND") {
-        if (raw !== name) open.miscased ??= raw;
-        open[name === "DTSTART" ? "dtstart" : "dtend"] = valueOf(line);
-      }
+      else if (name === "DTSTART" || name === "DTEND") open[name === "DTSTART" ? "dtstart" : "dtend"] = valueOf(line);
+      else if (name === "RRULE") open.rrule ??= valueOf(line);
     }
   };
 
@@ -108,10 +107,12 @@ export function setAsideUnreadable(body: string): SetAside {
   return { body: kept + body.slice(at), unreadable: distinctUnreadable(unreadable) };
 }
 
-/** Why the event's dates cannot be read, or null; a transparent event takes no night, so it never is. */
+/** Why the event's dates cannot be read, or null; a transparent event takes no night, so only its RRULE is judged. */
 function problemOf(event: OpenEvent): string | null {
+  // node-ical throws on a rule it cannot read, which would fail the whole feed: checked even for free time.
+  const rule = event.rrule === undefined ? null : rruleProblem(event.rrule.trim());
+  if (rule) return `RRULE ${rule}`;
   if (event.transparent) return null;
-  if (event.miscased) return `${event.miscased} is written in lower case and cannot be read`;
   if (event.dtstart === undefined) return "DTSTART is missing";
   // Stray spaces around a value are judged without them (node-ical reads "20261223 " as that date);
   // a DATE-TIME node-ical still cannot read is caught after parsing.

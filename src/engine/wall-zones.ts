@@ -64,11 +64,15 @@ export function offsetName(minutes: number): string {
 }
 
 /**
- * The zone kept with an event that starts at `instant` in `zone`: its IANA name, else its offset then
- * (a VTIMEZONE with an invented name has no name anyone else can read).
+ * The zone kept with an event from `start` to `end` in `zone`: its IANA name, else its offset at the start
+ * (a VTIMEZONE with an invented name has no name anyone else can read). A feed's VTIMEZONE under an IANA
+ * name is kept by that name only where IANA's rules show the same offsets at both ends: nights are read
+ * by the kept name later, and they must be the feed's (CONTRACT §4).
  */
-export function zoneLabel(zone: WallZone, instant: number): string {
-  return zone.name ?? offsetName(Math.round(zone.offsetAt(instant) / 60_000));
+export function zoneLabel(zone: WallZone, start: number, end = start): string {
+  const intl = zone.name === null ? null : intlZone(zone.name);
+  const agrees = intl === zone || (intl !== null && intl.offsetAt(start) === zone.offsetAt(start) && intl.offsetAt(end) === zone.offsetAt(end));
+  return agrees ? zone.name! : offsetName(Math.round(zone.offsetAt(start) / 60_000));
 }
 
 const intlZones = new Map<string, WallZone | null>();

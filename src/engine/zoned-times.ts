@@ -4,7 +4,8 @@
 // EXDATE, RDATE) is rewritten as the wall time of its series' zone written as if it were UTC: node-ical
 // then expands rules on that wall clock exactly (UTC has no DST), on any machine. Each VEVENT says, in
 // X-CALSYNC-* properties, which zone turns its wall times back into instants (recurrence.ts), the exact
-// instant of its DTEND, and its RDATEs (a period's with the instant it ends).
+// instant of its DTEND, and its RDATEs (a period's with the instant it ends). A UTC UNTIL of its RRULE is
+// written on the same wall clock, so that it still names its instant.
 import { feedZones, type FeedZones } from "./feed-zones.js";
 import { instantToWall, UTC_ZONE, wallOf, wallToInstant, zoneLabel, type WallZone } from "./wall-zones.js";
 import { contentLines, paramOf, unquote, type Line } from "./content-lines.js";
@@ -40,7 +41,7 @@ export function zoneFeedTimes(body: string): ZonedBody {
   let at = 0;
   let depth = 0;
   let inEvent = 0;
-  let current: { zone: SeriesZone; rdates: string[]; dtend?: string } | null = null;
+  let current: { zone: SeriesZone; rdates: string[]; rrules: string[]; timed: boolean; dtend?: string } | null = null;
   let index = -1;
   let read = 0;
   for (const line of lines) {
@@ -48,7 +49,7 @@ export function zoneFeedTimes(body: string): ZonedBody {
       depth++;
       if (!inEvent && line.value.trim().toUpperCase() === "VEVENT") {
         inEvent = depth;
-        current = { zone: seriesOf[++index]!, rdates: [] };
+        current = { zone: seriesOf[++index]!, rdates: [], rrules: [], timed: false };
       }
       continue;
     }
@@ -63,6 +64,7 @@ export function zoneFeedTimes(body: string): ZonedBody {
         let extra = `X-${ZONE_KEY}:${key}\r\n`;
         if (current.dtend) extra += `X-${DTEND_KEY}:${current.dtend}\r\n`;
         if (current.rdates.length > 0) extra += `X-${RDATE_KEY}:${current.rdates.join(",")}\r\n`;
+        for (const rule of current.rrules) extra += `RRULE:${current.timed ? untilOnWallClock(rule, current.zone.zone) : rule}\r\n`;
         out += body.slice(at, line.start) + extra;
         at = line.start;
         inEvent = 0;
@@ -77,7 +79,15 @@ export function zoneFeedTimes(body: string): ZonedBody {
       at = line.end;
       continue;
     }
+    if (current && depth === inEvent && line.name === "RRULE") {
+      // Written again at END:VEVENT, when whether DTSTART is a date-time is known (it may come later).
+      current.rrules.push(line.value.trim());
+      out += body.slice(at, line.start);
+      at = line.end;
+      continue;
+    }
     if (!current || depth !== inEvent || !DATED.has(line.name)) continue;
+    if (line.name === "DTSTART") current.timed = wallOf(line.value.trim()) !== null;
     const zone = current.zone.zone;
     const tzid = paramOf(line.params, "TZID");
     const own = tzid === undefined ? undefined : (zones.named(tzid) ?? zones.calendar);
@@ -135,6 +145,19 @@ export function zoneFeedTimes(body: string): ZonedBody {
 const MAX_DATE_VALUES = 100_000;
 const DATE_TIME = /^\d{8}T\d{6}Z?$/;
 const DATED = new Set(["DTSTART", "DTEND", "RECURRENCE-ID", "EXDATE", "RDATE"]);
+
+/**
+ * A rule whose UNTIL is in UTC (`…T125959Z`, as Google Calendar writes it) with that instant written on the
+ * series' wall clock: the rule is expanded there, and UNTIL is an instant compared with each occurrence's
+ * instant, inclusive (RFC 5545 §3.3.10). A floating UNTIL is already a wall time of that clock.
+ */
+function untilOnWallClock(rule: string, zone: WallZone): string {
+  if (zone === UTC_CLOCK) return rule;
+  return rule.replace(/(^|;)UNTIL=(\d{8}T\d{6}Z)(?=;|$)/, (whole, before: string, until: string) => {
+    const instant = wallOf(until);
+    return instant === null ? whole : `${before}UNTIL=${pseudo(instantToWall(instant, zone))}`;
+  });
+}
 
 /** A wall time written as a UTC date-time (`20270424T210000Z`). */
 function pseudo(wall: number): string {
@@ -226,10 +249,10 @@ function startZone(dtstart: Line | undefined, zones: FeedZones): SeriesZone {
 
 const UTC_CLOCK: WallZone = { offsetAt: () => 0, name: null };
 
-/** The zone kept with a timed event of this clock starting at `instant` (FeedEvent.zone); undefined: UTC. */
-export function seriesLabel(series: SeriesZone, instant: number): string | undefined {
+/** The zone kept with a timed event of this clock from `start` to `end` (FeedEvent.zone); undefined: UTC. */
+export function seriesLabel(series: SeriesZone, start: number, end = start): string | undefined {
   const zone = series.calendarLabel ?? series.zone;
-  return zone === UTC_CLOCK || zone === UTC_ZONE ? undefined : zoneLabel(zone, instant);
+  return zone === UTC_CLOCK || zone === UTC_ZONE ? undefined : zoneLabel(zone, start, end);
 }
 
 function offsetOf(value: string): number | undefined {

@@ -1,10 +1,9 @@
 // Direct stays (CONTRACT §14) for every door: the API, the CLI's local mode and the dashboard call these.
-// Refresh first (the owner's sync through its single flight), then check and write in one transaction.
+// Refresh first (the property's channel calendars, see server/property-refresh.ts), then check and write in one transaction.
 import { createHash } from "node:crypto";
 import { todayAt } from "../engine/nights.js";
 import type { RefreshWarning } from "../resource-types.js";
 import type { DirectStayOutcome, DirectStayWrite, IdempotencyClaim, Store } from "../store/types.js";
-import type { SyncResponse } from "../types.js";
 import { failure, replayedStay, stayAnswer, type StayResult } from "./answers.js";
 import { directStayEvents } from "./stay-events.js";
 import { readStayCreate, readStayUpdate, type InputProblem } from "./validate.js";
@@ -13,11 +12,11 @@ import { readStayCreate, readStayUpdate, type InputProblem } from "./validate.js
 export interface ResourceContext {
   store: Store;
   /**
-   * Syncs the owner's channel calendars through the owner's single flight (a sync already going is joined),
-   * with the fetch limits and conditional requests of every sync: the server passes its runner's
-   * `run(ownerId, "api")`, the CLI's local mode a run under the owner's lease.
+   * Brings the property's channel calendars up to date, with the fetch limits and conditional requests of every
+   * sync, and names those it could not (CONTRACT §14): the server passes its runner's `refresh`, the CLI's local
+   * mode a `createPropertyRefresh` of its own.
    */
-  refresh(ownerId: string): Promise<SyncResponse>;
+  refresh(ownerId: string, propertyId: string): Promise<RefreshWarning[]>;
   /** Clock. @default () => new Date() */
   now?: () => Date;
 }
@@ -83,29 +82,16 @@ export async function cancelDirectStay(
 }
 
 /**
- * Syncs the owner through `ctx.refresh` and names this property's channel calendars that it could not bring up
- * to date; those are checked as last stored. A refresh that fails as a whole names them all.
+ * Refreshes the property through `ctx.refresh`; the calendars it could not bring up to date are checked as last
+ * stored. A refresh that fails as a whole names them all.
  */
 export async function refreshProperty(ctx: ResourceContext, ownerId: string, propertyId: string): Promise<RefreshWarning[]> {
-  const calendars = await ctx.store.listCalendars({ propertyId });
-  if (calendars.length === 0) return [];
-  let response: SyncResponse;
   try {
-    response = await ctx.refresh(ownerId);
+    return await ctx.refresh(ownerId, propertyId);
   } catch {
-    return calendars.map((c) => ({ code: "calendar_not_refreshed", calendarId: c.id, message: "the sync could not run; checked as last stored" }));
+    const calendars = await ctx.store.listCalendars({ propertyId });
+    return calendars.map((c) => ({ code: "calendar_not_refreshed", calendarId: c.id, message: "the refresh could not run; checked as last stored" }));
   }
-  // The run lists the owner's channel calendars by property, then creation: this property's, in order.
-  const entries = response.results.filter((entry) => entry.propertyId === propertyId);
-  const aligned = entries.length === calendars.length && entries.every((entry, i) => entry.source === calendars[i]!.source);
-  const warnings: RefreshWarning[] = [];
-  for (const [i, calendar] of calendars.entries()) {
-    const entry = aligned ? entries[i] : undefined;
-    if (entry?.ok) continue;
-    const reason = entry?.result.error?.message ?? "the calendar was not part of the sync";
-    warnings.push({ code: "calendar_not_refreshed", calendarId: calendar.id, message: `${reason}; checked as last stored` });
-  }
-  return warnings;
 }
 
 // The answer kept under the key, read before the refresh so that a replay costs no sync. The write checks again
@@ -130,8 +116,9 @@ function writeOf(
     ...input.idempotency,
     requestHash: requestHash(input.body),
     since: new Date(at.getTime() - IDEMPOTENCY_TTL_MS),
-    // Answers made in the transaction are kept (201/200, 409); a 404 or 422 is not: nothing was decided.
-    answer: (outcome) => (outcome.type === "done" || outcome.type === "conflict" || outcome.type === "not_direct" ? stayAnswer(resultOf(outcome, warnings, created)) : undefined),
+    // Only what a retry must not redo or undo is kept (CONTRACT §14): a stay written (201/200) and nights found
+    // taken (409 nights_unavailable). A 404, a 422 or a 409 not_direct changed nothing: a retry answers them afresh.
+    answer: (outcome) => (outcome.type === "done" || outcome.type === "conflict" ? stayAnswer(resultOf(outcome, warnings, created)) : undefined),
   };
   return { ownerId, action, at, idempotency, events: (change) => directStayEvents(change, at) };
 }

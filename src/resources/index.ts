@@ -5,3 +5,4 @@ export type { ResourceContext, IdempotencyInput } from "./direct-stays.js";
 export { listProperties, retrieveProperty, listReservations, propertyAvailability, type QueryValues } from "./reads.js";
 export { failureBody, stayAnswer, type ResourceFailure, type ResourceResult, type StayResult } from "./answers.js";
 export { MAX_AVAILABILITY_NIGHTS, MAX_STAY_NIGHTS, MAX_LIMIT, DEFAULT_LIMIT } from "./validate.js";
+export { propertyChannels, channelsOf, type ChannelsInput } from "./channels.js";

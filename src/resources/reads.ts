@@ -71,16 +71,16 @@ async function ownedProperty(store: Store, ownerId: string, propertyId: string):
   return property && property.ownerId === ownerId ? property : undefined;
 }
 
+// A read shows the feed token as stored and never makes one: a feed the owner switched off stays off, and a
+// property never published gets no public URL until the owner asks for it (CONTRACT §14).
 async function propertyOf(store: Store, property: StoredProperty, feedBase: string): Promise<Property> {
-  const [calendars, token] = await Promise.all([
-    store.listCalendars({ propertyId: property.id, includeDirect: true }),
-    store.propertyFeedToken(property.id),
-  ]);
+  const calendars = await store.listCalendars({ propertyId: property.id, includeDirect: true });
+  const token = property.feedToken;
   return {
     id: property.id,
     name: property.name,
     timeZone: property.timeZone,
-    feedUrl: `${feedBase.replace(/\/+$/, "")}/ical/${token}.ics`,
+    feedUrl: token ? `${feedBase.replace(/\/+$/, "")}/ical/${token}.ics` : null,
     calendars: calendars.map((c) => ({
       id: c.id,
       source: c.source,

@@ -1,5 +1,6 @@
 // Reading what a door was given for API v1's resources (CONTRACT §14), the same for the API, the CLI and the
 // dashboard: query values → 400 `bad_request` naming the parameter, bodies → 422 `invalid_request` naming the field.
+import { multiLineText, oneLineText } from "../engine/control-characters.js";
 import { addDays } from "../engine/nights.js";
 import { calendarDateFault } from "../engine/strict-date.js";
 import type { DirectStayCreate, DirectStayUpdate } from "../resource-types.js";
@@ -119,14 +120,17 @@ function readFields(body: unknown, known: Set<string>): Checked<Record<string, u
   return { ok: true, value: body as Record<string, unknown> };
 }
 
+// Control characters are dropped before the length is checked: what is stored is what counts (a note keeps its lines).
 function readTexts(b: Record<string, unknown>): Checked<{ summary?: string; note?: string | null }> {
-  if (b.summary !== undefined && (typeof b.summary !== "string" || b.summary.length > MAX_SUMMARY)) {
+  const summary = typeof b.summary === "string" ? oneLineText(b.summary) : b.summary;
+  const note = typeof b.note === "string" ? multiLineText(b.note) : b.note;
+  if (summary !== undefined && (typeof summary !== "string" || summary.length > MAX_SUMMARY)) {
     return fail("summary", `summary must be text of at most ${MAX_SUMMARY} characters`);
   }
-  if (b.note !== undefined && b.note !== null && (typeof b.note !== "string" || b.note.length > MAX_NOTE)) {
+  if (note !== undefined && note !== null && (typeof note !== "string" || note.length > MAX_NOTE)) {
     return fail("note", `note must be text of at most ${MAX_NOTE} characters`);
   }
-  return { ok: true, value: { ...(b.summary !== undefined ? { summary: b.summary as string } : {}), ...(b.note !== undefined ? { note: b.note as string | null } : {}) } };
+  return { ok: true, value: { ...(summary !== undefined ? { summary } : {}), ...(note !== undefined ? { note: note as string | null } : {}) } };
 }
 
 function readNights(arrival: unknown, departure: unknown, today: string): Checked<{ arrival: string; departure: string }> {

@@ -23,6 +23,7 @@ export {
 export { SDK_VERSION } from "./version.js";
 export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookHeaders } from "./webhooks.js";
 export { CALENDAR_SOURCES, WEBHOOK_EVENT_TYPES } from "../types.js";
+export type { Channel, ChannelList, ChannelStatus, ExposedNight } from "../channel-types.js";
 export type {
   Availability,
   AvailabilityNight,

@@ -11,9 +11,18 @@ export function normalizeEmail(raw: string): string {
   return raw.trim().toLowerCase();
 }
 
-/** True for something shaped like an address (one `@`, a dot in the domain, no spaces, at most 254 characters). */
+// One bare address (RFC 5321's Mailbox, dot-atom local part; letters beyond ASCII for international
+// addresses): no display name, no angle brackets, no comments, quotes or second address.
+const ATEXT = "[\\p{L}\\p{N}!#$%&'*+/=?^_`{|}~-]+";
+const DOMAIN_LABEL = "[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?";
+const BARE_ADDRESS = new RegExp(`^(?=[^@]{1,64}@)${ATEXT}(?:\\.${ATEXT})*@${DOMAIN_LABEL}(?:\\.${DOMAIN_LABEL})+$`, "u");
+
+/**
+ * True for one bare address (`ann@example.com`: a dot-atom before the `@`, a host name with a dot after it, at most
+ * 254 characters). `<ann@example.com>`, `Ann <ann@example.com>`, `a@b.com, c@d.com` and `"a b"@example.com` are not.
+ */
 export function isPlausibleEmail(email: string): boolean {
-  return email.length <= 254 && /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/.test(email);
+  return email.length <= 254 && BARE_ADDRESS.test(email);
 }
 
 /** SHA-256 of an invite token or session secret, hex: what the store keeps instead of the secret. */

@@ -42,6 +42,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Deadline of one feed fetch, in milliseconds. @default 20000 */
   feedTimeoutMs?: number;
+  /** Longest a direct stay's check waits for its refresh, when the runner is built here. @default 8000 */
+  refreshTimeoutMs?: number;
   /** Single-flight runner to share with a scheduler; built from the options above when left out. */
   runner?: SyncRunner;
   /**
@@ -66,6 +68,8 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Mail to owners (CONTRACT §16): "Forgot password?" mails a link when given, else says whom to ask. @default no mail */
   mail?: DashboardMail;
+  /** A channel link not read for longer than this is `stale` (CONTRACT §17), in milliseconds. @default 24 h */
+  channelStaleAfterMs?: number;
   /**
    * True once the server is stopping (CONTRACT §19): every request but `/healthz` answers 503 and closes its
    * connection, `/readyz` included, so a proxy or an orchestrator sends the next one elsewhere. @default never
@@ -99,6 +103,7 @@ export function createApp(options: AppOptions): H3 {
       allowPrivateNetworks: options.allowPrivateNetworks,
       limiter: options.limiter,
       feedTimeoutMs: options.feedTimeoutMs,
+      refreshTimeoutMs: options.refreshTimeoutMs,
       now: options.now,
       ...options.metrics?.syncHooks,
     });
@@ -148,6 +153,7 @@ export function createApp(options: AppOptions): H3 {
     syncLimiter: rateLimiter,
     resourceLimiter: apiRateLimiter,
     trustProxy: options.trustProxy ?? false,
+    channelStaleAfterMs: options.channelStaleAfterMs,
     requestIdOf: (event) => stateOf(event).requestId,
     onOwner: (event, ownerId) => {
       stateOf(event).ownerId = ownerId;
@@ -168,6 +174,7 @@ export function createApp(options: AppOptions): H3 {
       allowPrivateNetworks: options.allowPrivateNetworks ?? false,
       feedTimeoutMs: options.feedTimeoutMs,
       mail: options.mail,
+      channelStaleAfterMs: options.channelStaleAfterMs,
     });
   }
 

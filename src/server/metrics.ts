@@ -1,6 +1,7 @@
 // Prometheus metrics (CONTRACT §12), on a registry of their own per app: two apps in one process
 // (tests, embedders) never clash in prom-client's global registry. Label values come from fixed
 // sets (source, status, error code, route pattern), never from a token, URL, owner or property name.
+import { CHANNEL_STATUSES, type ChannelStatus } from "../channel-types.js";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { FeedFetch } from "../engine/sync.js";
 import type { FinishedRun } from "./single-flight.js";
@@ -24,6 +25,8 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 export interface ServerMetricsOptions {
   /** Reads the webhook deliveries still to be made, at each scrape (`calsync_webhook_outbox_depth`). @default no such gauge */
   outboxDepth?: () => Promise<number>;
+  /** Reads every channel link's status and last read, at each scrape (`calsync_channel_links`, CONTRACT §17). @default no such gauges */
+  channelLinks?: () => Promise<Array<{ status: ChannelStatus; lastReadAt: string | null }>>;
 }
 
 /** Creates the metrics of one app, with Node's default process metrics on the same registry. */
@@ -93,6 +96,8 @@ export function createServerMetrics(options: ServerMetricsOptions = {}): ServerM
     });
   }
 
+  if (options.channelLinks) registerChannelGauges(registers, options.channelLinks);
+
   return {
     registry,
     syncHooks: {
@@ -114,4 +119,38 @@ export function createServerMetrics(options: ServerMetricsOptions = {}): ServerM
       requests.inc({ method: METHODS.has(method) ? method : "other", route: route ?? "unmatched", status: String(status) });
     },
   };
+}
+
+// Links by status, and per status the seconds since its oldest last read: labels name only the status, never a
+// property, URL or token. A database that cannot be read keeps the last values, as the outbox depth does.
+function registerChannelGauges(registers: Registry[], read: NonNullable<ServerMetricsOptions["channelLinks"]>): void {
+  let last: Promise<Array<{ status: ChannelStatus; lastReadAt: string | null }> | undefined> | undefined;
+  // Both gauges are collected in one scrape: one read of the links serves them.
+  const links = () => (last ??= read().catch(() => undefined).finally(() => setTimeout(() => (last = undefined), 0)));
+  new Gauge({
+    name: "calsync_channel_links",
+    help: "Channel links (a property's outbound URL with exclude=S) by status: never, stale, behind, current.",
+    labelNames: ["status"] as const,
+    registers,
+    async collect() {
+      const rows = await links();
+      if (!rows) return;
+      for (const status of CHANNEL_STATUSES) this.set({ status }, rows.filter((r) => r.status === status).length);
+    },
+  });
+  new Gauge({
+    name: "calsync_channel_oldest_read_seconds",
+    help: "Seconds since the oldest last read among the links of each status (0 when none has been read).",
+    labelNames: ["status"] as const,
+    registers,
+    async collect() {
+      const rows = await links();
+      if (!rows) return;
+      const now = Date.now();
+      for (const status of CHANNEL_STATUSES) {
+        const reads = rows.filter((r) => r.status === status && r.lastReadAt !== null).map((r) => Date.parse(r.lastReadAt!));
+        this.set({ status }, reads.length === 0 ? 0 : Math.round((now - Math.min(...reads)) / 1000));
+      }
+    },
+  });
 }

@@ -40,12 +40,12 @@ export function registerOutboundFeedRoute(app: H3, options: OutboundFeedRouteOpt
 
     const feed = await renderPropertyFeed(options.store, property, exclude.sources);
     // What the channel now holds, before it gets it: an event a channel exports after this fetch with
-    // exactly these nights is its echo, not a sale (CONTRACT §8). A HEAD learns no nights.
-    if (event.req.method !== "HEAD") {
-      const at = options.now?.() ?? new Date();
-      const nights = fetchedNights(feed.served, todayAt(at, property.timeZone));
-      await options.store.recordOutboundFetch({ propertyId: property.id, exclude: exclude.sources, etag: feed.etag, nights, at });
-    }
+    // exactly these nights is its echo, not a sale (CONTRACT §8). A HEAD learns no nights, but is a read of
+    // the channel's link (CONTRACT §17), as is a 304.
+    const at = options.now?.() ?? new Date();
+    const nights = event.req.method === "HEAD" ? null : fetchedNights(feed.served, todayAt(at, property.timeZone));
+    const userAgent = event.req.headers.get("user-agent");
+    await options.store.recordOutboundFetch({ propertyId: property.id, exclude: exclude.sources, etag: feed.etag, nights, at, userAgent });
     const headers: Record<string, string> = {
       etag: feed.etag,
       // Revalidate on every poll: after a sync (or a rotation) the next fetch must see it.

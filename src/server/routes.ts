@@ -19,6 +19,8 @@ export const PROPERTY_PATH = "/api/v1/properties/:id";
 export const PROPERTY_RESERVATIONS_PATH = "/api/v1/properties/:id/reservations";
 /** `GET` which nights of a property are free. */
 export const AVAILABILITY_PATH = "/api/v1/properties/:id/availability";
+/** `GET` what each channel has seen of a property's feed (CONTRACT §17). */
+export const CHANNELS_PATH = "/api/v1/properties/:id/channels";
 /** `PATCH` or `DELETE` one direct stay. */
 export const RESERVATION_PATH = "/api/v1/reservations/:id";
 

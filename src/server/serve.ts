@@ -60,6 +60,8 @@ export interface ServeOptions {
    * 0 parses on the event loop. @default the machine's cores (os.availableParallelism())
    */
   parseThreads?: number;
+  /** Longest a direct stay's check waits for its refresh of the property's channels, in milliseconds (CONTRACT §14). @default 8000 */
+  refreshTimeoutMs?: number;
   /** Longest one feed may take to parse on a worker before it is stopped (parse_error), in milliseconds. @default 20000 */
   parseTimeoutMs?: number;
   /** Feeds fetched at once, by the process and by each owner's run, overall and per host. @default DEFAULT_FETCH_LIMITS (16, 6; 8, 2) */
@@ -70,6 +72,8 @@ export interface ServeOptions {
   shutdownGraceMs?: number;
   /** Back up the SQLite database into `dir` at start and every `everyMs`, keeping the newest `keep` (CONTRACT §19). @default none */
   backups?: { dir: string; everyMs: number; keep: number };
+  /** A channel link not read for longer than this is `stale` (CONTRACT §17), in milliseconds. @default 24 h */
+  channelStaleAfterMs?: number;
 }
 
 export type { MailServeSettings } from "./mail/start.js";
@@ -100,7 +104,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   if (!isValidHost(host)) throw new Error(`invalid host "${host}"`);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}: use 0 to 65535`);
   if (options.syncEveryMs !== undefined) assertInterval(options.syncEveryMs);
-  if (options.mail) assertMailSettings(options.mail);
+  if (options.mail) assertMailSettings(options.mail, options.trustProxy ?? false);
 
   const write = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const log = createServerLog({ json: options.jsonLogs, write });
@@ -146,7 +150,13 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 
   // prom-client (and its default process metrics) is loaded only when asked for.
   const metrics = options.metrics
-    ? (await import("./metrics.js")).createServerMetrics({ outboxDepth: () => store.countPendingWebhookDeliveries() })
+    ? (await import("./metrics.js")).createServerMetrics({
+        outboxDepth: () => store.countPendingWebhookDeliveries(),
+        channelLinks: async () => {
+          const { everyChannelLink } = await import("../resources/channels.js");
+          return everyChannelLink(store, { now: new Date(), staleAfterMs: options.channelStaleAfterMs });
+        },
+      })
     : undefined;
   let webhooks: WebhookWorker | undefined;
   let mailer: OutboxWorker | undefined;
@@ -155,6 +165,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     store,
     allowPrivateNetworks: options.allowPrivateNetworks,
     leaseMs: leaseMsFor(options.syncEveryMs),
+    refreshTimeoutMs: options.refreshTimeoutMs,
     fetchLimits: options.fetchLimits,
     onWait: (ownerId, lease) => log.event("info", "waiting for a sync running elsewhere", { ownerId, runId: lease.runId, holder: lease.holder }),
     read: pool?.read,
@@ -179,6 +190,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     allowPrivateNetworks: options.allowPrivateNetworks,
     trustProxy: options.trustProxy,
     stopping: () => stopping,
+    channelStaleAfterMs: options.channelStaleAfterMs,
     mail: options.mail && { baseUrl: options.mail.baseUrl, serverUrl: () => url, wake: () => mailer?.wake() },
     logger: log.access,
     onError: (error, requestId) => log.event("error", "request failed", { requestId, error: messageOf(error) }),
@@ -220,6 +232,17 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       onError: (error) => log.event("error", "backup failed", { error: messageOf(error) }),
     });
   }
+  // What each channel has seen (CONTRACT §17): stale links and long exposures reported once, through the outbox.
+  const { startChannelWatch } = await import("./channel-watch.js");
+  const channelWatch = startChannelWatch({
+    store,
+    staleAfterMs: options.channelStaleAfterMs,
+    onReported: () => {
+      webhooks?.wake();
+      mailer?.wake();
+    },
+    onError: (error) => log.event("error", "channel check failed", { error: messageOf(error) }),
+  });
 
   let scheduler: Scheduler | undefined;
   if (options.syncEveryMs !== undefined) {
@@ -238,6 +261,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     const deadline = Date.now() + graceMs;
     stopping = true;
     scheduler?.stop();
+    await channelWatch.stop();
     log.event("info", "stopping", { runningSyncs: runner.active, graceMs });
     // Stop accepting; idle keep-alive connections close now, busy ones once their answer is sent, and a request
     // that still comes on one is answered 503 (app.ts) with the connection closed.

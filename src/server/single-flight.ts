@@ -4,15 +4,15 @@
 import { createFetchLimiter, type FetchLimiter, type FetchLimiterOptions } from "../engine/fetch-limiter.js";
 import { createHostBackoffs, type HostBackoffs } from "../engine/host-backoff.js";
 import type { SyncTrigger } from "../engine/model.js";
-import type { SyncStore } from "../engine/store-port.js";
 import { syncOwner, type FeedFetch, type SyncOwnerOptions, type SyncProgress } from "../engine/sync.js";
 import type { SyncLease } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
-import { runWithOwnerLease, type LeaseMode, type LeaseStore } from "./owner-lease.js";
+import { runWithOwnerLease, type LeaseMode } from "./owner-lease.js";
+import { createPropertyRefresh, type PropertyRefresh, type PropertyRefreshOptions } from "./property-refresh.js";
 
 /** How the runner calls the engine. */
 export interface SyncRunnerOptions {
-  store: SyncStore & LeaseStore;
+  store: PropertyRefreshOptions["store"];
   /** Let feed URLs reach loopback and private addresses. @default false */
   allowPrivateNetworks?: boolean;
   /** Shared by every run, so the process's fetch limits hold across owners. @default createFetchLimiter(fetchLimits) */
@@ -23,6 +23,8 @@ export interface SyncRunnerOptions {
   backoffs?: HostBackoffs;
   /** Deadline of one feed fetch, in milliseconds. @default the engine's (20000) */
   feedTimeoutMs?: number;
+  /** Longest wait of a direct stay's check for its refresh (`--refresh-timeout`). @default DEFAULT_REFRESH_TIMEOUT_MS (8 s) */
+  refreshTimeoutMs?: number;
   /** Clock, for tests. @default () => new Date() */
   now?: () => Date;
   /** How long an owner's lease lasts unless renewed, in milliseconds. @default DEFAULT_LEASE_MS (15 s) */
@@ -56,9 +58,11 @@ export interface SyncRunner {
   run(ownerId: string, trigger: SyncTrigger): Promise<SyncResponse>;
   /** A new sync of `ownerId`, or undefined (without waiting) when one is going anywhere. */
   runIfIdle(ownerId: string, trigger: SyncTrigger): Promise<SyncResponse | undefined>;
+  /** The refresh before a direct stay's check: one property's channel calendars, sharing this runner's fetch limits. */
+  refresh: PropertyRefresh;
   /** True while a sync of `ownerId` started by this runner is going. */
   isRunning(ownerId: string): boolean;
-  /** Resolves once no sync is running (including runs that start while waiting). */
+  /** Resolves once no sync and no refresh is running (including runs that start while waiting). */
   idle(): Promise<void>;
   /** Number of owners with a sync running. */
   readonly active: number;
@@ -72,6 +76,20 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
   const backoffs = options.backoffs ?? createHostBackoffs();
   const running = new Map<string, Promise<SyncResponse | undefined>>();
   const stop = new AbortController();
+  const refresh = createPropertyRefresh({
+    store: options.store,
+    allowPrivateNetworks: options.allowPrivateNetworks,
+    limiter,
+    backoffs,
+    feedTimeoutMs: options.feedTimeoutMs,
+    timeoutMs: options.refreshTimeoutMs,
+    now: options.now,
+    leaseMs: options.leaseMs,
+    onWait: options.onWait,
+    onFeedFetched: options.onFeedFetched,
+    read: options.read,
+    signal: stop.signal,
+  });
   const start = (ownerId: string, trigger: SyncTrigger, mode: LeaseMode) => {
     const lease = { store: options.store, leaseMs: options.leaseMs, onWait: (l: SyncLease) => options.onWait?.(ownerId, l) };
     const flight = runWithOwnerLease(lease, ownerId, mode, (runId) => {
@@ -110,9 +128,11 @@ export function createSyncRunner(options: SyncRunnerOptions): SyncRunner {
     runIfIdle(ownerId, trigger) {
       return running.has(ownerId) ? Promise.resolve(undefined) : start(ownerId, trigger, "if-idle");
     },
+    refresh,
     isRunning: (ownerId) => running.has(ownerId),
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running.values()]);
+      await refresh.idle();
     },
     get active() {
       return running.size;

@@ -34,6 +34,10 @@ export const COPY_TABLES: readonly string[] = [
   "idempotency_keys",
   // The mail outbox (CONTRACT §16): a mail not yet sent is sent from the new database with the same Message-ID.
   "mail_outbox",
+  // What each channel has seen (CONTRACT §17): a move keeps every link's reads, its streak and the nights reported.
+  "channel_links",
+  "channel_reads",
+  "channel_exposures",
 ];
 
 /** Tables that only hold who is syncing right now and when next: a copy starts them afresh. */

@@ -25,6 +25,9 @@ export interface ReservationPageQuery {
   after?: { arrival: string; id: string };
 }
 
+/** Most `Idempotency-Key` answers kept per owner; saving one more forgets the oldest (CONTRACT §14). */
+export const MAX_IDEMPOTENCY_KEYS = 1000;
+
 /** An answer kept under an `Idempotency-Key` for 24 h. */
 export interface IdempotencyRecord {
   requestHash: string;

@@ -10,11 +10,14 @@ const KIND_OF: Partial<Record<WebhookEvent["type"], { kind: MailKind; setting: k
   "booking.conflict": { kind: "booking_conflict", setting: "conflicts" },
   "calendar.failed": { kind: "calendar_failed", setting: "calendars" },
   "calendar.recovered": { kind: "calendar_recovered", setting: "calendars" },
+  "channel.stale": { kind: "channel_stale", setting: "channels" },
+  "channel.recovered": { kind: "channel_recovered", setting: "channels" },
+  "channel.exposed": { kind: "channel_exposed", setting: "channels" },
 };
 
 /** True when any event type could be mailed under `settings` (so a writer builds lazy event lists only then). */
 export function wantsAnyMail(settings: NotificationSettings): boolean {
-  return settings.conflicts || settings.calendars;
+  return settings.conflicts || settings.calendars || settings.channels;
 }
 
 /** The mails `events` make for an owner with these settings; each carries its event as payload. */

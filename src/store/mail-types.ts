@@ -1,7 +1,7 @@
 // Records of the mail outbox (CONTRACT §16), as the store hands them to the mail worker and the dashboard.
 
 /** What a mail is about; each kind has its template (src/server/mail/templates.ts). */
-export type MailKind = "invite" | "password_reset" | "booking_conflict" | "calendar_failed" | "calendar_recovered";
+export type MailKind = "invite" | "password_reset" | "booking_conflict" | "calendar_failed" | "calendar_recovered" | "channel_stale" | "channel_recovered" | "channel_exposed";
 
 /** `pending` until sent (`sent`), or `failed` once the retries are spent or the mail ran out of time. */
 export type MailStatus = "pending" | "sent" | "failed";
@@ -12,6 +12,8 @@ export interface NotificationSettings {
   conflicts: boolean;
   /** "Email me about failing calendars" (and their recovery). */
   calendars: boolean;
+  /** "Email me when a channel stops reading my calendar" (and when it reads again, and nights it may still sell). */
+  channels: boolean;
 }
 
 /** A mail to write with a change, in its transaction. */

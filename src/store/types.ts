@@ -8,6 +8,7 @@ import type { ReservationDetails, ReservationKind, ReservationStatus, SyncTrigge
 import type { ReservationSource, TokenScope } from "../resource-types.js";
 import type { CalendarSource, SyncErrorCode, SyncResponse } from "../types.js";
 import type { ResourceQueries } from "./direct-stay-types.js";
+import type { ChannelQueries } from "./channel-types.js";
 import type {
   ClaimedWebhookDelivery,
   WebhookAttempt,
@@ -23,6 +24,7 @@ import type { ClaimedMail, InterruptedMailAttempt, MailAttempt, MailClaim, MailR
 export type * from "./webhook-types.js";
 export type * from "./direct-stay-types.js";
 export type * from "./mail-types.js";
+export type * from "./channel-types.js";
 
 export interface Owner {
   id: string;
@@ -147,9 +149,11 @@ export interface OutboundFetch {
   exclude: CalendarSource[];
   /** ETag of the body served, or for a 304 of the body the channel already holds. */
   etag: string;
-  /** What the body served (`fetchedNights`); stored only when the ETag differs from the URL's last record. */
-  nights: ServedNights[];
+  /** What the body served (`fetchedNights`); stored only when the ETag differs from the URL's last record. Null for a HEAD: a read of the link (CONTRACT §17) that learns no nights. */
+  nights: ServedNights[] | null;
   at: Date;
+  /** The read's `User-Agent` (kept for the channel link, ≤ 200 characters). @default null */
+  userAgent?: string | null;
 }
 
 /** One run of the sync history. */
@@ -189,7 +193,7 @@ export interface RowBatch {
 }
 
 /** The whole store: the engine's port plus administration for the doors. */
-export interface Store extends SyncStore, ResourceQueries {
+export interface Store extends SyncStore, ResourceQueries, ChannelQueries {
   /** Where the data lives: the SQLite file path (or `:memory:`), or the database URL with its password masked. */
   readonly path: string;
 

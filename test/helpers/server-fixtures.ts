@@ -11,7 +11,7 @@ import { openStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 import type { CalendarSource } from "../../src/types.js";
 import { startFeedServer, type FeedServer, type RouteHandler, type RouteSpec } from "./feed-server.js";
-import type { StoreKind } from "./stores.js";
+import { sqliteKind, type StoreKind } from "./stores.js";
 import { buildIcs, day } from "./ics.js";
 
 /** A feed route that holds its answer until `open()`, counting who arrived. */
@@ -105,6 +105,7 @@ export function useServerFixtures(kind?: StoreKind) {
   let count = 0;
   const stores: Store[] = [];
   const servers: RunningServer[] = [];
+  const locations = new Map<Store, string>();
 
   beforeAll(async () => {
     feeds = await startFeedServer();
@@ -124,9 +125,19 @@ export function useServerFixtures(kind?: StoreKind) {
     dbPath: () => path.join(dir, `server-${++count}.db`),
     /** A fresh database of the fixture's kind, closed after the tests. */
     async newStore(): Promise<Store> {
-      const store = await openStore(kind ? await kind.create() : path.join(dir, `server-${++count}.db`));
+      const location = kind ? await kind.create() : path.join(dir, `server-${++count}.db`);
+      const store = await openStore(location);
       stores.push(store);
+      locations.set(store, location);
       return store;
+    },
+    /**
+     * Makes every calendar of `store` last fetched an hour ago, so that a direct stay's refresh fetches it again
+     * (CONTRACT §14: a calendar fetched in the last minute is not).
+     */
+    async ageFetches(store: Store): Promise<void> {
+      const location = locations.get(store)!;
+      await (kind ?? sqliteKind()).query(location, "UPDATE calendars SET last_synced_at = ? WHERE last_synced_at IS NOT NULL", [new Date(Date.now() - 3_600_000).toISOString()]);
     },
     /** Serves a route at a fresh path holding secrets (in path and query), and returns its URL. */
     feed(spec: RouteSpec | RouteHandler): string {
@@ -135,7 +146,7 @@ export function useServerFixtures(kind?: StoreKind) {
     /** Starts a server on 127.0.0.1, port 0, allowing loopback feeds; closed after each test. */
     async serve(
       store: Store,
-      options: { syncEveryMs?: number; log?: string[]; jsonLogs?: boolean } & Pick<ServeOptions, "rateLimit" | "apiRateLimit" | "metrics" | "webhooks"> = {},
+      options: { syncEveryMs?: number; log?: string[]; jsonLogs?: boolean } & Pick<ServeOptions, "rateLimit" | "apiRateLimit" | "metrics" | "webhooks" | "refreshTimeoutMs"> = {},
     ) {
       const server = await startServer({
         store,
@@ -148,6 +159,7 @@ export function useServerFixtures(kind?: StoreKind) {
         apiRateLimit: options.apiRateLimit,
         metrics: options.metrics,
         webhooks: options.webhooks,
+        refreshTimeoutMs: options.refreshTimeoutMs,
         log: (line) => options.log?.push(line),
       });
       servers.push(server);

@@ -82,7 +82,9 @@ export function ownerCommand(context: CliContext) {
 async function checkEmail(raw: string): Promise<string> {
   const { isPlausibleEmail, normalizeEmail } = await import("../../server/accounts.js");
   const email = normalizeEmail(raw);
-  if (!isPlausibleEmail(email)) throw new UsageError(`--email must be an email address such as ann@example.com (got "${raw}")`);
+  if (!isPlausibleEmail(email)) {
+    throw new UsageError(`--email must be one address such as ann@example.com, without a name or <> (got ${JSON.stringify(raw)})`);
+  }
   return email;
 }
 

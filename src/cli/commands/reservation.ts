@@ -5,7 +5,15 @@ import type { DirectStayCreate, DirectStayUpdate } from "../../resource-types.js
 import { UsageError, type CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption } from "../options.js";
 import { writeJson, writeText } from "../output.js";
-import { apiKeyOption, baseUrlOption, localOption, privateNetworksOption, remoteTimeoutOption, STAYS_EXIT_CODES } from "../stays/backend-options.js";
+import {
+  apiKeyOption,
+  baseUrlOption,
+  localOption,
+  privateNetworksOption,
+  refreshTimeoutOption,
+  remoteTimeoutOption,
+  STAYS_EXIT_CODES,
+} from "../stays/backend-options.js";
 import { parseNightDate } from "../stays/dates.js";
 import { openStaysBackend } from "../stays/open-backend.js";
 import { describeStay, warnNotRefreshed } from "../stays/print.js";
@@ -33,6 +41,7 @@ export function reservationCommand(context: CliContext) {
     .addOption(dbOption())
     .addOption(ownerOption())
     .addOption(privateNetworksOption())
+    .addOption(refreshTimeoutOption())
     .addHelpText("after", `${STAYS_EXIT_CODES}\n\nExample:\n  calsync reservation add --property prp_… --arrival 2027-03-12 --departure 2027-03-15 --summary "Ana (phone)"`)
     .action(async (options) => {
       if (options.departure <= options.arrival) throw new UsageError("--departure must be after --arrival");
@@ -64,6 +73,7 @@ export function reservationCommand(context: CliContext) {
     .addOption(dbOption())
     .addOption(ownerOption())
     .addOption(privateNetworksOption())
+    .addOption(refreshTimeoutOption())
     .addHelpText("after", STAYS_EXIT_CODES)
     .action(async (id, options) => {
       const changes: DirectStayUpdate = {};

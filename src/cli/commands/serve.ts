@@ -4,13 +4,14 @@ import { Command } from "@commander-js/extra-typings";
 import { MAX_INTERVAL_MS } from "../../server/scheduler.js";
 import { isValidHost } from "../../server/listen.js";
 import { parseRateLimit } from "../../server/rate-limit-policy.js";
-import { checkMailFrom, checkSmtpUrl } from "../../server/mail/config.js";
+import { BEHIND_A_PROXY, checkMailFrom, checkSmtpUrl } from "../../server/mail/config.js";
 import type { MailServeSettings } from "../../server/serve.js";
 import { UsageError, type CliContext } from "../context.js";
 import { feedBaseUrl } from "../base-url.js";
 import { parseDuration } from "../duration.js";
 import { dbOption, jsonOption, parseCount, parseMilliseconds, privateNetworksAllowed } from "../options.js";
 import { writeJson, writeText } from "../output.js";
+import { forTerminal } from "../terminal-text.js";
 
 /** Builds the `serve` command. */
 export function serveCommand(context: CliContext) {
@@ -28,12 +29,14 @@ export function serveCommand(context: CliContext) {
     .option("--metrics", "serve Prometheus metrics at GET /metrics")
     .option("--smtp-url <url>", "email owners through this SMTP server: smtp://user:pass@host:587, or smtps://… for implicit TLS (or CALSYNC_SMTP_URL)")
     .option("--mail-from <from>", 'From of those mails, e.g. "calsync <calsync@example.com>" (or CALSYNC_MAIL_FROM)')
-    .option("--base-url <url>", "public address links in mails start with (or CALSYNC_BASE_URL; default: the URL serve prints)")
+    .option("--base-url <url>", "public address links in mails start with (or CALSYNC_BASE_URL; default: the URL serve prints; needed with --trust-proxy and --smtp-url)")
     .option("--parse-timeout <ms>", "stop reading a feed that takes longer than this on its worker thread (parse_error; default 20000)", parseMilliseconds)
+    .option("--refresh-timeout <ms>", "longest a direct stay's check waits for the property's channels; slower calendars are checked as last synced (default 8000)", parseMilliseconds)
     .option("--fetch-concurrency <n>", "feeds fetched at once by this process, over all owners (default 16)", parseCount)
     .option("--fetch-per-host <n>", "feeds fetched at once by this process from one host (default 6)", parseCount)
     .option("--owner-fetch-concurrency <n>", "feeds of one owner's sync fetched at once (default 8)", parseCount)
     .option("--owner-fetch-per-host <n>", "feeds of one owner's sync fetched at once from one host (default 2)", parseCount)
+    .option("--channel-stale-after <duration>", "a channel link not read for longer than this is stale, e.g. 24h, 90m, 30s (default 24h)")
     .option("--shutdown-grace <duration>", "on SIGTERM/SIGINT, how long running syncs and deliveries may finish before they are cut short (default 30s)")
     .option("--backup-dir <dir>", "back the SQLite database up into this directory at start and every --backup-every")
     .option("--backup-every <duration>", "time between backups, e.g. 6h (default 24h; needs --backup-dir)")
@@ -63,7 +66,8 @@ export function serveCommand(context: CliContext) {
       const syncEveryMs = options.syncEvery === undefined ? undefined : parseSyncEvery(options.syncEvery);
       const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimitFlag(options.rateLimit);
       const apiRateLimit = options.apiRateLimit === undefined ? undefined : parseRateLimitFlag(options.apiRateLimit, "--api-rate-limit");
-      const mail = mailSettings(options, env);
+      const mail = mailSettings(options, env, options.trustProxy ?? false);
+      const channelStaleAfterMs = options.channelStaleAfter === undefined ? undefined : parseDuration(options.channelStaleAfter);
       const backups = backupSettings(options);
 
       const { startServer } = await import("../../server/serve.js");
@@ -79,6 +83,7 @@ export function serveCommand(context: CliContext) {
         apiRateLimit,
         metrics: options.metrics ?? false,
         parseTimeoutMs: options.parseTimeout,
+        refreshTimeoutMs: options.refreshTimeout,
         fetchLimits: {
           concurrency: options.fetchConcurrency,
           perHost: options.fetchPerHost,
@@ -86,9 +91,10 @@ export function serveCommand(context: CliContext) {
           ownerPerHost: options.ownerFetchPerHost,
         },
         mail,
+        channelStaleAfterMs,
         backups,
         shutdownGraceMs: options.shutdownGrace === undefined ? undefined : parseDuration(options.shutdownGrace),
-        log: (line) => context.io.stderr.write(`${line}\n`),
+        log: (line) => context.io.stderr.write(`${forTerminal(line)}\n`),
       });
       if (options.json) writeJson(context, { url: server.url });
       else writeText(context, server.url);
@@ -99,7 +105,7 @@ export function serveCommand(context: CliContext) {
 }
 
 // The flag, else its environment variable; a bad value is a usage error naming whichever was used.
-function mailSettings(options: { smtpUrl?: string; mailFrom?: string; baseUrl?: string }, env: NodeJS.ProcessEnv): MailServeSettings | undefined {
+function mailSettings(options: { smtpUrl?: string; mailFrom?: string; baseUrl?: string }, env: NodeJS.ProcessEnv, trustProxy: boolean): MailServeSettings | undefined {
   const pick = (flag: string, value: string | undefined, name: string) =>
     value !== undefined ? { source: flag, value } : env[name]?.trim() ? { source: name, value: env[name]!.trim() } : undefined;
   const smtp = pick("--smtp-url", options.smtpUrl, "CALSYNC_SMTP_URL");
@@ -113,6 +119,9 @@ function mailSettings(options: { smtpUrl?: string; mailFrom?: string; baseUrl?: 
   if (!from) throw new UsageError("--mail-from (or CALSYNC_MAIL_FROM) is needed with --smtp-url: the address mails come from");
   const mailFrom = checkMailFrom(from.value);
   if (!mailFrom.ok) throw new UsageError(`${from.source} ${mailFrom.message} (got ${JSON.stringify(from.value)})`);
+  if (trustProxy && !baseUrl) {
+    throw new UsageError(`--base-url (or CALSYNC_BASE_URL) is needed with --trust-proxy and ${smtp.source}: ${BEHIND_A_PROXY}`);
+  }
   return { smtpUrl: smtpUrl.value, from: mailFrom.value, ...(baseUrl ? { baseUrl } : {}) };
 }
 

@@ -12,6 +12,14 @@ export function privateNetworksOption() {
   return new Option("--allow-private-networks", "with the local database: let the refresh fetch feed URLs on loopback and private addresses (or CALSYNC_ALLOW_PRIVATE_NETWORKS=1)");
 }
 
+/** `--refresh-timeout MS`: how long the local check waits for the channels, as `serve --refresh-timeout` (CONTRACT §14). */
+export function refreshTimeoutOption() {
+  return new Option(
+    "--refresh-timeout <ms>",
+    "with the local database: milliseconds to wait for the channels before checking; a calendar slower than that is checked as last synced (default 8000)",
+  ).argParser(parseMilliseconds);
+}
+
 /** `--base-url URL`: the server to call. */
 export function baseUrlOption() {
   return new Option("--base-url <url>", "server to call (default: $CALSYNC_BASE_URL, else http://localhost:8787)");

@@ -9,6 +9,7 @@ import type {
   NightsConflict,
   Reservation,
 } from "../../resource-types.js";
+import type { Channel } from "../../channel-types.js";
 import { CliFailure, EXIT } from "../context.js";
 
 /** The nights asked about: [from, to), either end left to the backend's default. */
@@ -30,6 +31,16 @@ export interface StaysBackend {
   cancel(reservationId: string): Promise<Reservation>;
   /** Which nights of [from, to) are free. */
   availability(propertyId: string, range: NightRange): Promise<Availability>;
+  /** What each channel has seen (CONTRACT §17) of one property, or of every property of the owner. */
+  channels(propertyId?: string): Promise<PropertyChannels[]>;
+}
+
+/** One property's channel links, as `calsync channels` prints them. */
+export interface PropertyChannels {
+  propertyId: string;
+  propertyName: string;
+  timeZone: string | null;
+  channels: Channel[];
 }
 
 /** The refusal both backends give when a night asked for is taken: exit 6, the stays holding them on stderr. */

@@ -1,7 +1,7 @@
 // This machine's database as a `StaysBackend` (`--local`, `--db`, `--owner`): the direct-stay service without a
 // server. The store and the owner come from the CLI context, the calls are the ones the API routes make
-// (src/resources), and the refresh before a check syncs the owner under its lease as `sync --local` does (joining
-// a run already going on a server, cron or another instance). Refusals become the exit codes the remote
+// (src/resources), and the refresh before a check is the server's (the property's calendars under the owner's lease,
+// joining a run already going on a server, cron or another instance; see server/property-refresh.ts). Refusals become the exit codes the remote
 // backend gives, so the commands, their output and exit codes stay the same whichever backend answers.
 import type { ResourceContext, ResourceFailure, StayResult } from "../../resources/index.js";
 import type { DirectStayResult } from "../../resource-types.js";
@@ -15,25 +15,22 @@ export interface LocalStaysOptions {
   owner?: string | undefined;
   /** Let the refresh fetch feeds on loopback and private addresses (else CALSYNC_ALLOW_PRIVATE_NETWORKS). */
   allowPrivateNetworks?: boolean | undefined;
+  /** Longest wait for the refresh before a check, in milliseconds. @default 8000 */
+  refreshTimeoutMs?: number | undefined;
 }
 
 /** The local backend for one command: opens the database and the owner before any call. */
 export async function localStaysBackend(options: LocalStaysOptions, context: CliContext): Promise<StaysBackend> {
   // Heavy imports at the edge of the mode that needs them (STYLE.md), as `sync --local` loads them.
   const resources = await import("../../resources/index.js");
-  const { syncOwner } = await import("../../engine/sync.js");
-  const { runWithOwnerLease } = await import("../../server/owner-lease.js");
+  const { createPropertyRefresh } = await import("../../server/property-refresh.js");
   const store = await context.store(options.db);
   const owner = await context.owner(store, options.owner);
   const allowPrivateNetworks = privateNetworksAllowed(options.allowPrivateNetworks, context.io.env);
   const onWait = () => context.logger.info(`another sync of ${owner.name} is running (a server, cron or another instance); joining it`);
   const ctx: ResourceContext = {
     store,
-    // "join": a run already going for this owner is as fresh as one of our own; its answer is the refresh.
-    refresh: async (ownerId) =>
-      (await runWithOwnerLease({ store, onWait }, ownerId, "join", (runId) =>
-        syncOwner({ store, ownerId, runId, trigger: "cli", allowPrivateNetworks }),
-      ))!,
+    refresh: createPropertyRefresh({ store, onWait, allowPrivateNetworks, timeoutMs: options.refreshTimeoutMs }),
   };
   const ownerId = owner.id;
   return {
@@ -45,6 +42,16 @@ export async function localStaysBackend(options: LocalStaysOptions, context: Cli
       const answer = await resources.propertyAvailability(store, { ownerId, propertyId, query });
       if (!answer.ok) throw failureOf(answer);
       return answer.value;
+    },
+    channels: async (propertyId) => {
+      // No server here to name its address: the links start as `calsync property feed` prints them.
+      const feedBase = context.io.env.CALSYNC_BASE_URL?.trim() || "http://localhost:8787";
+      const owned = (await store.listProperties(ownerId)).filter((p) => propertyId === undefined || p.id === propertyId);
+      if (propertyId !== undefined && owned.length === 0) throw new CliFailure(`not found: no such property`, EXIT.failure);
+      const now = new Date();
+      return Promise.all(
+        owned.map(async (p) => ({ propertyId: p.id, propertyName: p.name, timeZone: p.timeZone, channels: await resources.channelsOf(store, p, { feedBase, now }) })),
+      );
     },
   };
 }

@@ -13,6 +13,8 @@ export interface BackendFlags {
   timeout?: number | undefined;
   /** Local only: the refresh may fetch feeds on loopback and private addresses. */
   allowPrivateNetworks?: boolean | undefined;
+  /** Local only: the longest wait for the refresh before a check, in milliseconds. */
+  refreshTimeout?: number | undefined;
 }
 
 // Flags of one mode used in the other are a usage error, not silently ignored.
@@ -26,10 +28,14 @@ export async function openStaysBackend(flags: BackendFlags, context: CliContext)
       if (flags[key as keyof typeof REMOTE_ONLY] !== undefined) throw new UsageError(`${flag} does not apply to the local database (--local, --db, --owner)`);
     }
     const { localStaysBackend } = await import("./local.js");
-    return localStaysBackend({ db: flags.db, owner: flags.owner, allowPrivateNetworks: flags.allowPrivateNetworks }, context);
+    const { db, owner, allowPrivateNetworks, refreshTimeout } = flags;
+    return localStaysBackend({ db, owner, allowPrivateNetworks, refreshTimeoutMs: refreshTimeout }, context);
   }
   if (flags.allowPrivateNetworks !== undefined) {
     throw new UsageError("--allow-private-networks only applies to the local database (--local, --db, --owner): a server has its own setting");
+  }
+  if (flags.refreshTimeout !== undefined) {
+    throw new UsageError("--refresh-timeout only applies to the local database (--local, --db, --owner): a server has its own setting");
   }
   const { remoteStaysBackend } = await import("./remote.js");
   return remoteStaysBackend(flags, context);

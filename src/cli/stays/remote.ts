@@ -1,7 +1,7 @@
 // A calsync server as a `StaysBackend`, through the SDK. The resources' errors become the CLI's exit
 // codes: 6 taken nights, 2 a value the server refused (422), 1 not found or read-only, and the rest as remote `sync` has them
 // (../remote-client.ts): 4 authentication or a missing scope, 5 network or server.
-import { APIError, ConflictError, NotFoundError, UnprocessableEntityError } from "../../sdk/index.js";
+import { APIError, ConflictError, NotFoundError, UnprocessableEntityError, type Property } from "../../sdk/index.js";
 import { CliFailure, EXIT, UsageError, type CliContext } from "../context.js";
 import { apiMessage, connectRemote, type RemoteConnection, type RemoteOptions } from "../remote-client.js";
 import { nightsTaken, type StaysBackend } from "./backend.js";
@@ -22,6 +22,15 @@ export function remoteStaysBackend(options: RemoteOptions, context: CliContext):
     update: (reservationId, changes) => call(() => client.reservations.update(reservationId, changes, { signal })),
     cancel: (reservationId) => call(() => client.reservations.cancel(reservationId, { signal })),
     availability: (propertyId, range) => call(() => client.properties.availability(propertyId, range, { signal })),
+    channels: (propertyId) =>
+      call(async () => {
+        const properties: Property[] = [];
+        if (propertyId !== undefined) properties.push(await client.properties.retrieve(propertyId, { signal }));
+        else for await (const p of client.properties.list({}, { signal })) properties.push(p);
+        return Promise.all(
+          properties.map(async (p) => ({ propertyId: p.id, propertyName: p.name, timeZone: p.timeZone, channels: (await client.properties.channels(p.id, { signal })).data })),
+        );
+      }),
   };
 }
 

@@ -1,5 +1,6 @@
 // A JSON 2xx from something else (a captive portal, a wrong baseURL, an older server) must not pass
 // as a resource: each answer is checked for the fields a caller reads before it is returned.
+import type { ChannelList } from "../../channel-types.js";
 import type { Availability, Page, Property, Reservation } from "../../resource-types.js";
 import { APIError, CalsyncError } from "../errors.js";
 import type { JsonAnswer } from "../request.js";
@@ -26,6 +27,10 @@ export const isReservation: Guard<Reservation> = (body): body is Reservation =>
 
 export const isAvailability: Guard<Availability> = (body): body is Availability =>
   isObject(body) && typeof body.propertyId === "string" && Array.isArray(body.nights);
+
+/** `GET /api/v1/properties/{id}/channels`. */
+export const isChannelList: Guard<ChannelList> = (body): body is ChannelList =>
+  isObject(body) && Array.isArray(body.data) && body.data.every((c) => isObject(c) && typeof c.source === "string" && Array.isArray(c.exposedNights));
 
 /** A `{data, nextCursor}` page whose every item `item` accepts. */
 export function pageOf<T>(item: Guard<T>): Guard<Page<T>> {

@@ -1,9 +1,10 @@
 // `client.properties`: the owner's properties and which of their nights are free (CONTRACT §14).
+import type { ChannelList } from "../../channel-types.js";
 import type { Availability, Property } from "../../resource-types.js";
 import type { RequestOptions } from "../call-options.js";
 import { PagePromise } from "../pagination.js";
 import type { Transport } from "../request.js";
-import { bodyAs, isAvailability, isProperty, pageOf, segment } from "./answers.js";
+import { bodyAs, isAvailability, isChannelList, isProperty, pageOf, segment } from "./answers.js";
 
 /** Query of `properties.list()`. */
 export interface PropertyListParams {
@@ -54,5 +55,11 @@ export class Properties {
     const path = `${PROPERTIES}/${segment("propertyId", propertyId)}/availability`;
     const query = { from: params.from, to: params.to };
     return bodyAs(await this.#send({ method: "GET", path, query, signal: options.signal }), isAvailability);
+  }
+
+  /** What each channel has seen of the property's feed (CONTRACT §17): one entry per channel link, with its status and exposed nights. */
+  async channels(propertyId: string, options: RequestOptions = {}): Promise<ChannelList> {
+    const path = `${PROPERTIES}/${segment("propertyId", propertyId)}/channels`;
+    return bodyAs(await this.#send({ method: "GET", path, signal: options.signal }), isChannelList);
   }
 }

@@ -17,6 +17,8 @@ export interface ApiContext {
   /** Counts resource requests per token, apart from sync's budget; null for no limit. */
   limiter: TokenRateLimiter | null;
   requestIdOf(event: H3Event): string;
+  /** A channel link not read for longer than this is `stale` (CONTRACT §17). @default 24 h */
+  channelStaleAfterMs?: number;
   /** Tells the app whose request this is (access log). */
   onOwner(event: H3Event, ownerId: string): void;
 }

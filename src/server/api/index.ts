@@ -4,9 +4,10 @@ import type { H3 } from "h3";
 import type { ResourceContext } from "../../resources/index.js";
 import { methodNotAllowed } from "../errors.js";
 import type { TokenRateLimiter } from "../rate-limit.js";
-import { openApiPath, AVAILABILITY_PATH, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
+import { openApiPath, AVAILABILITY_PATH, CHANNELS_PATH, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
 import type { SyncRunner } from "../single-flight.js";
 import { registerAvailabilityRoute } from "./availability.js";
+import { registerChannelsRoute } from "./channels.js";
 import type { ApiContext } from "./guard.js";
 import { registerPropertyRoutes } from "./properties.js";
 import { registerReservationRoutes } from "./reservations.js";
@@ -27,15 +28,17 @@ export function registerApi(app: H3, options: ApiOptions): void {
   const { runner, syncLimiter, resourceLimiter, trustProxy, ...base } = options;
   registerSyncRoute(app, { ...base, runner, limiter: syncLimiter });
   const ctx: ApiContext = { ...base, limiter: resourceLimiter };
-  // The refresh before a direct stay's check is the owner's sync, joined if one is going (CONTRACT §14).
-  const resources: ResourceContext = { store: base.store, now: base.now, refresh: (ownerId) => runner.run(ownerId, "api") };
+  // The refresh before a direct stay's check: the property's calendars, through the runner's limits (CONTRACT §14).
+  const resources: ResourceContext = { store: base.store, now: base.now, refresh: runner.refresh };
   registerPropertyRoutes(app, { ...ctx, trustProxy });
   registerAvailabilityRoute(app, ctx);
+  registerChannelsRoute(app, { ...ctx, trustProxy });
   registerReservationRoutes(app, ctx, resources);
   const allowed: Array<[string, string[]]> = [
     [PROPERTIES_PATH, ["GET"]],
     [PROPERTY_PATH, ["GET"]],
     [AVAILABILITY_PATH, ["GET"]],
+    [CHANNELS_PATH, ["GET"]],
     [PROPERTY_RESERVATIONS_PATH, ["GET", "POST"]],
     [RESERVATION_PATH, ["PATCH", "DELETE"]],
   ];

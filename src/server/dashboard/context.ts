@@ -24,6 +24,8 @@ export interface DashboardContext {
   feedTimeoutMs?: number;
   /** Mail to owners (CONTRACT §16), when `serve --smtp-url` is given; without it "Forgot password?" says whom to ask. */
   mail?: DashboardMail;
+  /** A channel link not read for longer than this is `stale` (CONTRACT §17). @default 24 h */
+  channelStaleAfterMs?: number;
 }
 
 /** A signed-in request. */

@@ -10,6 +10,10 @@ export interface MailSettings {
   from: string;
 }
 
+/** Why a server behind a proxy that mails links must be told its public address (CONTRACT §16). */
+export const BEHIND_A_PROXY =
+  "behind a proxy the URL serve listens at is not the one owners reach, and links in mails never take the host a request names";
+
 /** A setting checked: the value, or why it is wrong (for the usage error, which names the flag). */
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 

@@ -1,7 +1,6 @@
-// Where links in mails start (CONTRACT §16): `serve --base-url` when given; else, for a mail asked for by a
-// request (a password reset), the request's own origin when a trusted proxy says what it is; else the URL
-// serve prints.
-import type { RequestFacts } from "../dashboard/http.js";
+// Where links in mails start (CONTRACT §16): `serve --base-url` when given, else the URL serve prints; never a
+// request's Host or X-Forwarded-Host, since a client-chosen host in a password-reset link hands the link's
+// token to whoever owns that host.
 
 /** What the dashboard needs of mail: whether it is on, where links start, and a way to send at once. */
 export interface DashboardMail {
@@ -13,9 +12,7 @@ export interface DashboardMail {
   wake: () => void;
 }
 
-/** The start of a link in a mail a request asked for. */
-export function requestLinkBase(mail: DashboardMail, facts: RequestFacts, trustProxy: boolean): string {
-  if (mail.baseUrl) return mail.baseUrl;
-  if (trustProxy && facts.origin !== "invalid:") return facts.origin;
-  return mail.serverUrl();
+/** The start of a link in a mail, whatever the request that asked for it says about its host. */
+export function mailLinkBase(mail: DashboardMail): string {
+  return mail.baseUrl ?? mail.serverUrl();
 }

@@ -4,7 +4,7 @@ import type { Store } from "../../store/types.js";
 import type { ServerLog } from "../access-log.js";
 import type { PollHealthReport } from "../outbox/poll-outage.js";
 import type { OutboxWorker, OutboxWorkerOptions } from "../outbox/pool.js";
-import { checkMailFrom, checkSmtpUrl, maskSmtpUrl, type MailSettings } from "./config.js";
+import { BEHIND_A_PROXY, checkMailFrom, checkSmtpUrl, maskSmtpUrl, type MailSettings } from "./config.js";
 import { logMailAttempts } from "./log.js";
 import { createMailSender } from "./send.js";
 import { startMailWorker } from "./worker.js";
@@ -21,11 +21,12 @@ export type MailServeSettings = MailSettings &
   };
 
 /** A mistake in the settings fails the start, not every mail a day later. */
-export function assertMailSettings(mail: MailServeSettings): void {
+export function assertMailSettings(mail: MailServeSettings, trustProxy: boolean): void {
   const smtp = checkSmtpUrl(mail.smtpUrl);
   if (!smtp.ok) throw new Error(`invalid SMTP URL: it ${smtp.message}`);
   const from = checkMailFrom(mail.from);
   if (!from.ok) throw new Error(`invalid mail From: it ${from.message}`);
+  if (trustProxy && !mail.baseUrl) throw new Error(`mail.baseUrl is needed with trustProxy: ${BEHIND_A_PROXY}`);
 }
 
 /** Starts sending the mail outbox; `stop()` waits for attempts in flight and closes the transport. */

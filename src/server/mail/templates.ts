@@ -4,6 +4,7 @@
 // which is the point of those mails.
 import type { MailKind } from "../../store/types.js";
 import type { BookingConflictEvent, CalendarFailedEvent, CalendarRecoveredEvent } from "../../types.js";
+import { channelMail } from "./channel-templates.js";
 import { longDay, plural } from "../dashboard/format.js";
 import { html, url, type SafeHtml } from "../dashboard/html.js";
 
@@ -40,6 +41,10 @@ export function renderMail(kind: MailKind, payload: unknown, context: MailContex
       return failedMail(payload as CalendarFailedEvent, context);
     case "calendar_recovered":
       return recoveredMail(payload as CalendarRecoveredEvent, context);
+    case "channel_stale":
+    case "channel_recovered":
+    case "channel_exposed":
+      return channelMail(kind, payload, context);
   }
 }
 
@@ -122,7 +127,7 @@ function recoveredMail({ data }: CalendarRecoveredEvent, { baseUrl }: MailContex
 }
 
 // Every mail ends the same way, saying why it came and where to stop it.
-function mail(subject: string, lines: string[], body: SafeHtml): RenderedMail {
+export function mail(subject: string, lines: string[], body: SafeHtml): RenderedMail {
   const footer = "You get this because you own properties on this calsync server. Choose which mails you get on the dashboard's Notifications page.";
   const page = html`<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">
 ${body}
@@ -132,7 +137,7 @@ ${body}
   return { subject: subject.replace(/[\r\n]+/g, " "), text: [...lines, "", "-- ", footer, ""].join("\n"), html: page.value };
 }
 
-function when(iso: string): string {
+export function when(iso: string): string {
   return iso.replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC");
 }
 

@@ -6,6 +6,7 @@ import { COMMON_ERRORS, errorAnswer, HEADERS, headersOf, RATE_HEADERS, ref } fro
 import { withRefs } from "./refs.js";
 import { resourcePaths } from "./resource-paths.js";
 import { RESOURCE_SCHEMAS } from "./resource-schemas.js";
+import { CHANNEL_SCHEMAS } from "./channel-schemas.js";
 import { NAMED_SCHEMAS } from "./schemas.js";
 import { WEBHOOK_SCHEMAS } from "./webhook-schemas.js";
 import { WEBHOOK_EVENTS } from "./webhooks.js";
@@ -29,7 +30,7 @@ const DOCUMENT_SCHEMA = {
 };
 
 function buildDocument() {
-  const schemas = { ...NAMED_SCHEMAS, ...RESOURCE_SCHEMAS, ...WEBHOOK_SCHEMAS };
+  const schemas = { ...NAMED_SCHEMAS, ...RESOURCE_SCHEMAS, ...CHANNEL_SCHEMAS, ...WEBHOOK_SCHEMAS };
   return {
     openapi: "3.1.0",
     info: {

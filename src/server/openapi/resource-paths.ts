@@ -1,6 +1,6 @@
 // The paths of API v1's resources (CONTRACT §14) in the OpenAPI document, with every status each can answer,
 // examples a real server accepts and links from each answer to the operations its ids feed.
-import { AVAILABILITY_PATH, openApiPath, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
+import { AVAILABILITY_PATH, CHANNELS_PATH, openApiPath, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY } from "../api/body.js";
 import { headersOf, RATE_HEADERS, ref, resourceErrors } from "./answers.js";
 import { exampleProperty, exampleQuery, exampleReservation, exampleStayCreate, exampleStayUpdate } from "./examples.js";
@@ -113,8 +113,9 @@ export function resourcePaths() {
         operationId: "createReservation",
         summary: "Put in a direct stay (a booking or a block)",
         description:
-          "Unless `refresh: false`, this property's channel calendars are synced first (joining a sync already going), so the check sees " +
-          "what the channels say now; a calendar that could not be refreshed is checked as last stored and named in `warnings`. " +
+          "Unless `refresh: false`, this property's channel calendars are synced first (joining a sync already going; one fetched less " +
+          "than 60 s ago is not fetched again), so the check sees what the channels say now. The check waits at most 8 s for them " +
+          "(the server's `--refresh-timeout`); a calendar that could not be refreshed is checked as last stored and named in `warnings`. " +
           "Then, in one transaction, the stay is stored or refused: of two requests for overlapping nights exactly one succeeds.",
         parameters: [id("property", exampleProperty.id), idempotencyKey],
         requestBody: { required: true, content: json("DirectStayCreate", exampleStayCreate) },
@@ -140,6 +141,19 @@ export function resourcePaths() {
         responses: {
           "200": ok("Every night in [from, to).", "Availability"),
           ...resourceErrors({ "400": badQuery("`from` or `to`, `to` not after `from`, or more than 732 nights"), "404": notFound("property") }),
+        },
+      },
+    },
+    [openApiPath(CHANNELS_PATH)]: {
+      get: {
+        operationId: "propertyChannels",
+        summary: "What each channel has seen of the property's feed",
+        description:
+          "One entry per source of the property's channel calendars: its link (the outbound URL with `exclude=source`), its reads, its status, and the nights it may still sell (CONTRACT §17).",
+        parameters: [id("property", exampleProperty.id)],
+        responses: {
+          "200": ok("Every channel link of the property, by source.", "ChannelList"),
+          ...resourceErrors({ "404": notFound("property") }),
         },
       },
     },

@@ -37,7 +37,10 @@ export const propertySchema = {
     id: { type: "string" },
     name: { type: "string" },
     timeZone: { type: ["string", "null"], description: "IANA zone the nights are read in; null when unset." },
-    feedUrl: { type: "string", description: "The outbound feed's URL (its token is a capability: keep it secret)." },
+    feedUrl: {
+      type: ["string", "null"],
+      description: "The outbound feed's URL (its token is a capability: keep it secret); null until the owner asks for one, and after the feed is switched off. Reading a property never makes one.",
+    },
     calendars: { type: "array", items: propertyCalendarSchema },
   },
   required: ["id", "name", "timeZone", "feedUrl", "calendars"],

@@ -8,7 +8,10 @@ const date = { type: "string", description: "`YYYY-MM-DD`." } as const;
 /** `WebhookEventType`. */
 export const webhookEventTypeSchema = {
   type: "string",
-  enum: ["sync.completed", "calendar.failed", "calendar.recovered", "reservation.created", "reservation.updated", "reservation.cancelled", "booking.conflict"],
+  enum: [
+    "sync.completed", "calendar.failed", "calendar.recovered", "reservation.created", "reservation.updated", "reservation.cancelled", "booking.conflict",
+    "channel.stale", "channel.recovered", "channel.exposed",
+  ],
 } as const;
 
 /** `WebhookCalendar`. */
@@ -119,6 +122,52 @@ export const reservationCancelledEventSchema = event("reservation.cancelled", "A
 /** `BookingConflictEvent`. */
 export const bookingConflictEventSchema = event("booking.conflict", "A double booking, the first time a sync sees it.", conflictSchema);
 
+/** `WebhookChannel`. */
+export const webhookChannelSchema = {
+  type: "object",
+  description: "A channel link: the property's outbound URL with `exclude=source` (CONTRACT §17).",
+  properties: { propertyId: { type: "string" }, propertyName: { type: "string" }, source: calendarSourceSchema },
+  required: ["propertyId", "propertyName", "source"],
+  additionalProperties: false,
+} as const;
+
+/** `ChannelStaleEvent`. */
+export const channelStaleEventSchema = event("channel.stale", "A channel stopped reading its link (or never read it since its calendar was added); once per streak.", {
+  type: "object",
+  properties: { channel: webhookChannelSchema, status: { enum: ["never", "stale"] }, lastReadAt: { type: ["string", "null"], description: "ISO-8601 UTC; null when never read." } },
+  required: ["channel", "status", "lastReadAt"],
+  additionalProperties: false,
+} as const);
+
+/** `ChannelRecoveredEvent`. */
+export const channelRecoveredEventSchema = event("channel.recovered", "The first read of a channel link after `channel.stale`.", {
+  type: "object",
+  properties: { channel: webhookChannelSchema, lastReadAt: isoTime },
+  required: ["channel", "lastReadAt"],
+  additionalProperties: false,
+} as const);
+
+/** `ChannelExposedEvent`. */
+export const channelExposedEventSchema = event("channel.exposed", "Nights a channel may still sell, exposed longer than twice its usual interval (at least 6 h); once per night.", {
+  type: "object",
+  properties: {
+    channel: webhookChannelSchema,
+    lastReadAt: isoTime,
+    usualIntervalSeconds: { type: ["integer", "null"] },
+    nights: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { date, reservationId: { type: "string" }, source: reservationSourceSchema, since: isoTime },
+        required: ["date", "reservationId", "source", "since"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["channel", "lastReadAt", "usualIntervalSeconds", "nights"],
+  additionalProperties: false,
+} as const);
+
 /** The schema of each event type's payload, by type. */
 export const WEBHOOK_PAYLOADS = {
   "sync.completed": ["SyncCompletedEvent", syncCompletedEventSchema],
@@ -128,6 +177,9 @@ export const WEBHOOK_PAYLOADS = {
   "reservation.updated": ["ReservationUpdatedEvent", reservationUpdatedEventSchema],
   "reservation.cancelled": ["ReservationCancelledEvent", reservationCancelledEventSchema],
   "booking.conflict": ["BookingConflictEvent", bookingConflictEventSchema],
+  "channel.stale": ["ChannelStaleEvent", channelStaleEventSchema],
+  "channel.recovered": ["ChannelRecoveredEvent", channelRecoveredEventSchema],
+  "channel.exposed": ["ChannelExposedEvent", channelExposedEventSchema],
 } as const;
 
 /** Every named webhook schema, under its name in `components.schemas`. */
@@ -136,5 +188,6 @@ export const WEBHOOK_SCHEMAS = {
   WebhookCalendar: webhookCalendarSchema,
   WebhookReservation: webhookReservationSchema,
   WebhookStayDates: webhookStayDatesSchema,
+  WebhookChannel: webhookChannelSchema,
   ...Object.fromEntries(Object.values(WEBHOOK_PAYLOADS)),
 } as Readonly<Record<string, object>>;

@@ -1,4 +1,5 @@
 // Calendars: one feed URL of a property, with what its last sync left behind.
+import { FORGET_LINK } from "../channel-rows.js";
 import { newId } from "../../ids.js";
 import type { PgDatabase } from "./pool.js";
 import { PROPERTY_ORDER, TOUCH_PROPERTY_FEED } from "./properties.js";
@@ -50,6 +51,8 @@ export function calendarQueries(db: PgDatabase): CalendarQueries {
     removeCalendar: (id) =>
       db.transaction(async (sql) => {
         if ((await sql.query("SELECT 1 FROM calendars WHERE id = $1 FOR UPDATE", [id])).length === 0) return false;
+        // Removing a calendar removes its link's state (CONTRACT §17), unless another calendar of its source stays.
+        for (const table of ["channel_links", "channel_reads", "channel_exposures"]) await sql.run(FORGET_LINK(table, (n) => `$${n}`), [id]);
         await sql.run(TOUCH_PROPERTY_FEED, [new Date().toISOString(), id]);
         return (await sql.run("DELETE FROM calendars WHERE id = $1", [id])) > 0;
       }),

@@ -4,7 +4,7 @@
 import type { ReservationStatus } from "../../engine/model.js";
 import { newId } from "../../ids.js";
 import { runDirectStayWrite, type DirectStayOps, type HolderRow } from "../direct-stay-flow.js";
-import type { IdempotencyRecord, ResourceQueries } from "../direct-stay-types.js";
+import { MAX_IDEMPOTENCY_KEYS, type IdempotencyRecord, type ResourceQueries } from "../direct-stay-types.js";
 import { addToOutbox } from "./outbox.js";
 import type { PgDatabase, Sql } from "./pool.js";
 import { API_COLUMNS, toApiReservation, type ReservationDbRow } from "./rows.js";
@@ -33,6 +33,10 @@ const SAVE_KEY = `
   INSERT INTO idempotency_keys (owner_id, route, key, request_hash, status, body, created_at) VALUES ($1, $2, $3, $4, $5, $6::json, $7)
   ON CONFLICT (owner_id, route, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
     body = excluded.body, created_at = excluded.created_at`;
+// Keys a client may coin by the thousand must not fill the disk: past the cap, the owner's oldest go.
+const FORGET_OLDEST_KEYS = `
+  DELETE FROM idempotency_keys WHERE seq IN (
+    SELECT seq FROM idempotency_keys WHERE owner_id = $1 ORDER BY created_at DESC, seq DESC OFFSET $2)`;
 // A direct stay is an all-day event of its own calendar: uid is its id, start/end its nights.
 const INSERT = `
   INSERT INTO reservations (id, calendar_id, uid, kind, status, start, "end", summary, details, raw, arrival, departure,
@@ -66,6 +70,7 @@ export function directStayQueries(db: PgDatabase): ResourceQueries {
     async saveKey(ownerId, claim, answer, at) {
       await sql.run("DELETE FROM idempotency_keys WHERE created_at < $1", [claim.since.toISOString()]);
       await sql.run(SAVE_KEY, [ownerId, claim.route, claim.key, claim.requestHash, answer.status, JSON.stringify(answer.body), at.toISOString()]);
+      await sql.run(FORGET_OLDEST_KEYS, [ownerId, MAX_IDEMPOTENCY_KEYS]);
     },
     holders: (propertyId, arrival, departure) => sql.query<HolderRow>(HOLDERS, [propertyId, departure, arrival]),
     statuses: (ids) => statuses(sql, ids),

@@ -43,12 +43,12 @@ export async function addMail(sql: Sql, ownerId: string, mail: QueuedMail): Prom
 /** Adds the owner's mails for `events`, per the owner's settings; nothing for an owner without an email. */
 export async function addMailsForEvents(sql: Sql, ownerId: string, events: readonly WebhookEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const [row] = await sql.query<{ email: string | null; mail_conflicts: boolean; mail_calendars: boolean }>(
-    "SELECT email, mail_conflicts, mail_calendars FROM owners WHERE id = $1",
+  const [row] = await sql.query<{ email: string | null; mail_conflicts: boolean; mail_calendars: boolean; mail_channels: boolean }>(
+    "SELECT email, mail_conflicts, mail_calendars, mail_channels FROM owners WHERE id = $1",
     [ownerId],
   );
   if (!row?.email) return;
-  const settings = { conflicts: row.mail_conflicts, calendars: row.mail_calendars };
+  const settings = { conflicts: row.mail_conflicts, calendars: row.mail_calendars, channels: row.mail_channels };
   if (!wantsAnyMail(settings)) return;
   for (const mail of mailsForEvents(events, settings)) await addMail(sql, ownerId, mail);
 }
@@ -82,14 +82,19 @@ export function mailQueries(db: PgDatabase): MailQueries {
       return rows.map(toMailRecord);
     },
     async ownerNotifications(ownerId) {
-      const [row] = await db.query<{ mail_conflicts: boolean; mail_calendars: boolean }>(
-        "SELECT mail_conflicts, mail_calendars FROM owners WHERE id = $1",
+      const [row] = await db.query<{ mail_conflicts: boolean; mail_calendars: boolean; mail_channels: boolean }>(
+        "SELECT mail_conflicts, mail_calendars, mail_channels FROM owners WHERE id = $1",
         [ownerId],
       );
-      return { conflicts: row?.mail_conflicts ?? true, calendars: row?.mail_calendars ?? true };
+      return { conflicts: row?.mail_conflicts ?? true, calendars: row?.mail_calendars ?? true, channels: row?.mail_channels ?? true };
     },
     async setOwnerNotifications(ownerId, value) {
-      await db.run("UPDATE owners SET mail_conflicts = $1, mail_calendars = $2 WHERE id = $3", [value.conflicts, value.calendars, ownerId]);
+      await db.run("UPDATE owners SET mail_conflicts = $1, mail_calendars = $2, mail_channels = $3 WHERE id = $4", [
+        value.conflicts,
+        value.calendars,
+        value.channels !== false,
+        ownerId,
+      ]);
     },
   };
 }

@@ -307,6 +307,33 @@ export const MIGRATIONS: readonly string[] = [
     expire bigint
   );
   `,
+  // 13: twin of SQLite's step 13 (issue 37, what each channel has seen: link state, read times, reported nights).
+  `
+  CREATE TABLE channel_links (
+    property_id text NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    source text NOT NULL,
+    first_read_at timestamptz,
+    last_read_at timestamptz,
+    user_agent text,
+    stale_notified_at timestamptz,
+    PRIMARY KEY (property_id, source)
+  );
+  CREATE TABLE channel_reads (
+    property_id text NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    source text NOT NULL,
+    read_at timestamptz NOT NULL,
+    seq bigint GENERATED ALWAYS AS IDENTITY
+  );
+  CREATE INDEX channel_reads_link ON channel_reads(property_id, source, read_at);
+  CREATE TABLE channel_exposures (
+    property_id text NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    source text NOT NULL,
+    night text NOT NULL,
+    reported_at timestamptz NOT NULL,
+    PRIMARY KEY (property_id, source, night)
+  );
+  ALTER TABLE owners ADD COLUMN mail_channels boolean NOT NULL DEFAULT true;
+  `,
 ];
 
 /** The schema version this code writes. */

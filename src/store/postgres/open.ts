@@ -4,6 +4,7 @@ import { copyQueries } from "./copy.js";
 import { directStayQueries } from "./direct-stays.js";
 import { migrate } from "./migrations.js";
 import { outboundFetchQueries } from "./outbound-fetches.js";
+import { channelLinkQueries } from "./channel-links.js";
 import { ownerQueries } from "./owners.js";
 import { createPool } from "./pool.js";
 import { propertyQueries } from "./properties.js";
@@ -40,6 +41,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...calendarQueries(db),
     ...reservationQueries(db),
     ...outboundFetchQueries(db),
+    ...channelLinkQueries(db),
     ...syncPortQueries(db),
     ...syncRunQueries(db),
     ...sessionQueries(db),

@@ -2,6 +2,7 @@
 // when, written by whichever instance answered the fetch.
 import { decodeNights, encodeNights, excludeKey, excludeSources, FETCH_LOG_KEEP_PER_URL, FETCH_LOG_MAX_AGE_DAYS } from "../fetch-log.js";
 import type { PgDatabase } from "./pool.js";
+import { CHANNEL_READS_KEEP_MS, readSource, USER_AGENT_MAX } from "../channel-types.js";
 import type { OutboundFetch, Store } from "../types.js";
 
 export type OutboundFetchQueries = Pick<Store, "recordOutboundFetch" | "propertyOutboundFetches">;
@@ -24,12 +25,35 @@ const PRUNE_URL = `
   (SELECT id FROM outbound_fetches WHERE property_id = $1 AND exclude = $2 ORDER BY id DESC LIMIT $3)`;
 const PRUNE_OLD = "DELETE FROM outbound_fetches WHERE property_id = $1 AND last_fetched_at < $2";
 
+// A read of S's link counts only while the property has a calendar of S (CONTRACT §17); the link's times only
+// move forward, as reads answered by other instances may commit out of order. One statement: reads stay cheap.
+const READ_LINK = `
+  WITH link AS (
+    INSERT INTO channel_links (property_id, source, first_read_at, last_read_at, user_agent)
+    SELECT $1, $2, $3, $3, $4 WHERE EXISTS (SELECT 1 FROM calendars WHERE property_id = $1 AND source = $2)
+    ON CONFLICT (property_id, source) DO UPDATE SET
+      first_read_at = LEAST(COALESCE(channel_links.first_read_at, excluded.first_read_at), excluded.first_read_at),
+      user_agent = CASE WHEN channel_links.last_read_at IS NULL OR excluded.last_read_at >= channel_links.last_read_at
+        THEN excluded.user_agent ELSE channel_links.user_agent END,
+      last_read_at = GREATEST(COALESCE(channel_links.last_read_at, excluded.last_read_at), excluded.last_read_at)
+    RETURNING 1
+  ), pruned AS (
+    DELETE FROM channel_reads WHERE property_id = $1 AND source = $2 AND read_at < $5 AND EXISTS (SELECT 1 FROM link)
+  )
+  INSERT INTO channel_reads (property_id, source, read_at) SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM link)`;
+
 /** The fetch log queries of one database. */
 export function outboundFetchQueries(db: PgDatabase): OutboundFetchQueries {
   return {
-    recordOutboundFetch: ({ propertyId, exclude, etag, nights, at }: OutboundFetch) =>
+    recordOutboundFetch: ({ propertyId, exclude, etag, nights, at, userAgent = null }: OutboundFetch) =>
       db.transaction(async (sql) => {
         if ((await sql.query(PROPERTY, [propertyId])).length === 0) return;
+        const source = readSource(exclude);
+        if (source !== null) {
+          const forgetBefore = new Date(at.getTime() - CHANNEL_READS_KEEP_MS).toISOString();
+          await sql.run(READ_LINK, [propertyId, source, at.toISOString(), userAgent?.slice(0, USER_AGENT_MAX) ?? null, forgetBefore]);
+        }
+        if (nights === null) return;
         const key = excludeKey(exclude);
         await sql.query(URL_LOCK, [propertyId, key]);
         const time = at.toISOString();

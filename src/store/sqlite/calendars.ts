@@ -1,5 +1,6 @@
 // Calendars: one feed URL of a property, with what its last sync left behind.
 import type Database from "better-sqlite3";
+import { FORGET_LINK } from "../channel-rows.js";
 import { newId } from "../../ids.js";
 import { PROPERTY_ORDER, TOUCH_PROPERTY_FEED } from "./properties.js";
 import { toCalendar, type CalendarRow } from "./rows.js";
@@ -30,7 +31,10 @@ export function calendarQueries(db: Database.Database): CalendarQueries {
   const remove = db.prepare<[string]>("DELETE FROM calendars WHERE id = ?");
   // Its nights leave the property's outbound feed, whose Last-Modified must not go back in time.
   const touchProperty = db.prepare<[string, string]>(TOUCH_PROPERTY_FEED);
+  // Removing a calendar removes its link's state (CONTRACT §17), unless another calendar of its source stays.
+  const forgetLinks = ["channel_links", "channel_reads", "channel_exposures"].map((table) => db.prepare<[{ id: string }]>(FORGET_LINK(table, () => "@id")));
   const removeWhole = db.transaction((id: string) => {
+    for (const forget of forgetLinks) forget.run({ id });
     touchProperty.run(new Date().toISOString(), id);
     return remove.run(id).changes > 0;
   });

@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
 import type { ReservationStatus } from "../../engine/model.js";
 import { newId } from "../../ids.js";
 import { runDirectStayWrite, type DirectStayOps, type HolderRow } from "../direct-stay-flow.js";
-import type { IdempotencyRecord, ResourceQueries } from "../direct-stay-types.js";
+import { MAX_IDEMPOTENCY_KEYS, type IdempotencyRecord, type ResourceQueries } from "../direct-stay-types.js";
 import type { ConnectionLock } from "./connection-lock.js";
 import { outboxWriter } from "./outbox.js";
 import { API_COLUMNS, toApiReservation, type ReservationDbRow } from "./rows.js";
@@ -39,6 +39,11 @@ export function directStayQueries(db: Database.Database, lock: ConnectionLock): 
     "SELECT request_hash, status, body FROM idempotency_keys WHERE owner_id = ? AND route = ? AND key = ? AND created_at >= ?",
   );
   const forgetKeys = db.prepare<[string]>("DELETE FROM idempotency_keys WHERE created_at < ?");
+  // Keys a client may coin by the thousand must not fill the disk: past the cap, the owner's oldest go.
+  const forgetOldestKeys = db.prepare<[string, number]>(
+    `DELETE FROM idempotency_keys WHERE rowid IN (
+       SELECT rowid FROM idempotency_keys WHERE owner_id = ? ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)`,
+  );
   const saveKey = db.prepare<[string, string, string, string, number, string, string]>(
     `INSERT INTO idempotency_keys (owner_id, route, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (owner_id, route, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
@@ -85,6 +90,7 @@ export function directStayQueries(db: Database.Database, lock: ConnectionLock): 
     saveKey(ownerId, claim, answer, at) {
       forgetKeys.run(claim.since.toISOString());
       saveKey.run(ownerId, claim.route, claim.key, claim.requestHash, answer.status, JSON.stringify(answer.body), at.toISOString());
+      forgetOldestKeys.run(ownerId, MAX_IDEMPOTENCY_KEYS);
     },
     holders: (propertyId, arrival, departure) => holders.all(propertyId, departure, arrival),
     statuses: (ids) => new Map(statuses.all(JSON.stringify(ids)).map((row) => [row.id, row.status])),

@@ -28,8 +28,8 @@ export interface MailWriter {
 
 /** Prepares the mail-writing statements of one database. */
 export function mailWriter(db: Database.Database): MailWriter {
-  const settingsOf = db.prepare<[string], { email: string | null; mail_conflicts: number; mail_calendars: number }>(
-    "SELECT email, mail_conflicts, mail_calendars FROM owners WHERE id = ?",
+  const settingsOf = db.prepare<[string], { email: string | null; mail_conflicts: number; mail_calendars: number; mail_channels: number }>(
+    "SELECT email, mail_conflicts, mail_calendars, mail_channels FROM owners WHERE id = ?",
   );
   const insert = db.prepare<[string, string, string, string, string, string, string]>(
     `INSERT INTO mail_outbox (id, owner_id, kind, payload, status, attempts, next_attempt_at, expires_at, created_at)
@@ -45,7 +45,7 @@ export function mailWriter(db: Database.Database): MailWriter {
       if (Array.isArray(given) && given.length === 0) return;
       const row = settingsOf.get(ownerId);
       if (!row?.email) return;
-      const settings = { conflicts: row.mail_conflicts === 1, calendars: row.mail_calendars === 1 };
+      const settings = { conflicts: row.mail_conflicts === 1, calendars: row.mail_calendars === 1, channels: row.mail_channels === 1 };
       if (!wantsAnyMail(settings)) return;
       const events = typeof given === "function" ? given() : given;
       for (const mail of mailsForEvents(events, settings)) add(ownerId, mail);
@@ -82,10 +82,10 @@ export function mailQueries(db: Database.Database): MailQueries {
     `SELECT id, owner_id, kind, status, attempts, created_at, expires_at, last_attempt_at, next_attempt_at, last_error
      FROM mail_outbox WHERE (? IS NULL OR owner_id = ?) ORDER BY rowid DESC`,
   );
-  const settings = db.prepare<[string], { mail_conflicts: number; mail_calendars: number }>(
-    "SELECT mail_conflicts, mail_calendars FROM owners WHERE id = ?",
+  const settings = db.prepare<[string], { mail_conflicts: number; mail_calendars: number; mail_channels: number }>(
+    "SELECT mail_conflicts, mail_calendars, mail_channels FROM owners WHERE id = ?",
   );
-  const setSettings = db.prepare<[number, number, string]>("UPDATE owners SET mail_conflicts = ?, mail_calendars = ? WHERE id = ?");
+  const setSettings = db.prepare<[number, number, number, string]>("UPDATE owners SET mail_conflicts = ?, mail_calendars = ?, mail_channels = ? WHERE id = ?");
   const claimDue = db.transaction((worker: string, now: string, until: string, limit: number) => {
     const rows = due.all(now, now, now, limit);
     for (const row of rows) claim.run(worker, until, row.id);
@@ -113,10 +113,10 @@ export function mailQueries(db: Database.Database): MailQueries {
     },
     async ownerNotifications(ownerId) {
       const row = settings.get(ownerId);
-      return { conflicts: row ? row.mail_conflicts === 1 : true, calendars: row ? row.mail_calendars === 1 : true };
+      return { conflicts: row ? row.mail_conflicts === 1 : true, calendars: row ? row.mail_calendars === 1 : true, channels: row ? row.mail_channels === 1 : true };
     },
     async setOwnerNotifications(ownerId, value: NotificationSettings) {
-      setSettings.run(value.conflicts ? 1 : 0, value.calendars ? 1 : 0, ownerId);
+      setSettings.run(value.conflicts ? 1 : 0, value.calendars ? 1 : 0, value.channels === false ? 0 : 1, ownerId);
     },
   };
 }

@@ -307,6 +307,36 @@ export const MIGRATIONS: readonly string[] = [
   `
   SELECT 1;
   `,
+  // 13 (issue 37, CONTRACT §17 "What each channel has seen"): each channel link's reads (the outbound URL with
+  // exclude=S is S's link) and what was told about it. channel_links: one row per property and source with a
+  // channel calendar, made on its first read or its first check; channel_reads: read times of the last 7 days
+  // (the usual interval, reads in 7 days); channel_exposures: nights already reported exposed (once per night).
+  // The owners' third mail setting, on by default.
+  `
+  CREATE TABLE channel_links (
+    property_id TEXT NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    source TEXT NOT NULL,
+    first_read_at TEXT,
+    last_read_at TEXT,
+    user_agent TEXT,
+    stale_notified_at TEXT,
+    PRIMARY KEY (property_id, source)
+  );
+  CREATE TABLE channel_reads (
+    property_id TEXT NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    source TEXT NOT NULL,
+    read_at TEXT NOT NULL
+  );
+  CREATE INDEX channel_reads_link ON channel_reads(property_id, source, read_at);
+  CREATE TABLE channel_exposures (
+    property_id TEXT NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    source TEXT NOT NULL,
+    night TEXT NOT NULL,
+    reported_at TEXT NOT NULL,
+    PRIMARY KEY (property_id, source, night)
+  );
+  ALTER TABLE owners ADD COLUMN mail_channels INTEGER NOT NULL DEFAULT 1;
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -65,6 +65,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
     calendars: async () => (await import("./calendars.js")).calendarQueries(db),
     reservations: async () => (await import("./reservations.js")).reservationQueries(db),
     outboundFetches: async () => (await import("./outbound-fetches.js")).outboundFetchQueries(db),
+    channelLinks: async () => (await import("./channel-links.js")).channelLinkQueries(db),
     syncPort: async () => (await import("./sync-port.js")).syncPortQueries(db, lock),
     syncRuns: async () => (await import("./sync-runs.js")).syncRunQueries(db),
     sessions: async () => (await import("./sessions.js")).sessionQueries(db),
@@ -84,7 +85,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
 }
 
 type Group =
-  | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "syncPort" | "syncRuns" | "sessions"
+  | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "channelLinks" | "syncPort" | "syncRuns" | "sessions"
   | "webhooks" | "mail" | "syncLeases" | "hostBackoffs" | "directStays" | "connection";
 
 /** The group of every method of the store (the compiler checks that none is missing). */
@@ -118,6 +119,9 @@ const GROUP_OF = {
   availabilityReservations: "reservations",
   recordOutboundFetch: "outboundFetches",
   propertyOutboundFetches: "outboundFetches",
+  channelLinks: "channelLinks",
+  channelReservations: "channelLinks",
+  recordChannelNotices: "channelLinks",
   ownerCalendars: "syncPort",
   calendarReservations: "syncPort",
   applyCalendarSync: "syncPort",

@@ -1,6 +1,6 @@
 // Direct stays on the property page (CONTRACT §14): "Add booking" and "Block nights" in one form (the two
 // buttons send the kind), the property's upcoming direct stays with "Cancel stay", and the refusal in words.
-// Writes go through the API's resource functions with the owner's single-flight sync as the refresh.
+// Writes go through the API's resource functions with the runner's refresh of the property's calendars before a check.
 import { getRouterParam, type H3 } from "h3";
 import { addDays, todayAt } from "../../../engine/nights.js";
 import { createDirectStay, type ResourceContext, type ResourceFailure } from "../../../resources/index.js";
@@ -147,9 +147,9 @@ async function staleNote(store: Store, property: Property, warnings: RefreshWarn
   return ` Note: ${names.join(", ")} could not be refreshed just now, so ${warnings.length === 1 ? "its" : "their"} nights were checked as last synced.`;
 }
 
-/** The API's resource functions with the owner's single-flight sync as the refresh. */
+/** The API's resource functions with the runner's refresh of the property's calendars before a check. */
 export function resourceContext(ctx: DashboardContext): ResourceContext {
-  return { store: ctx.store, refresh: (ownerId) => ctx.runner.run(ownerId, "dashboard"), now: ctx.now };
+  return { store: ctx.store, refresh: ctx.runner.refresh, now: ctx.now };
 }
 
 // Active direct stays with a night from today on, every page of the property's list walked.

@@ -3,7 +3,7 @@
 // throttled like sign-in. Without mail, the page says whom to ask instead.
 import type { H3 } from "h3";
 import { hashSecret, newSecret, normalizeEmail } from "../../accounts.js";
-import { requestLinkBase } from "../../mail/links.js";
+import { mailLinkBase } from "../../mail/links.js";
 import { anonymousCsrf, publicAction, type DashboardContext } from "../context.js";
 import { html } from "../html.js";
 import { htmlResponse, requestFacts, type RequestFacts } from "../http.js";
@@ -38,7 +38,7 @@ export function registerForgotPassword(app: H3, ctx: DashboardContext): void {
       if (owner) {
         const token = newSecret();
         const expiresAt = new Date(now.getTime() + RESET_LIFETIME_MS);
-        const url = `${requestLinkBase(mail, facts, ctx.trustProxy)}/reset/${token}`;
+        const url = `${mailLinkBase(mail)}/reset/${token}`;
         await ctx.store.createInvite({
           ownerId: owner.id,
           hash: hashSecret(token),

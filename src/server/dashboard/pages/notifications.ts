@@ -17,7 +17,7 @@ export function registerNotifications(app: H3, ctx: DashboardContext): void {
     "/settings/notifications",
     ownerAction(ctx, async (_event, visit, form) => {
       // An unticked checkbox sends nothing: absent is off.
-      await ctx.store.setOwnerNotifications(visit.owner.id, { conflicts: form.has("conflicts"), calendars: form.has("calendars") });
+      await ctx.store.setOwnerNotifications(visit.owner.id, { conflicts: form.has("conflicts"), calendars: form.has("calendars"), channels: form.has("channels") });
       return redirectWithFlash(visit, "/settings/notifications", { tone: "ok", text: "Notifications saved." });
     }),
   );
@@ -38,6 +38,7 @@ async function notificationsPage(ctx: DashboardContext, visit: Visit): Promise<R
     ${csrfField(visit.csrf)}
     <label class="check"><input type="checkbox" name="conflicts" value="on"${checked(settings.conflicts)}> Email me about double bookings</label>
     <label class="check"><input type="checkbox" name="calendars" value="on"${checked(settings.calendars)}> Email me about failing calendars</label>
+    <label class="check"><input type="checkbox" name="channels" value="on"${checked(settings.channels)}> Email me when a channel stops reading my calendar</label>
     <button type="submit" class="button primary">Save</button>
   </form>
 </section>`;

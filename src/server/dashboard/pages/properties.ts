@@ -11,6 +11,7 @@ import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
 import { MAX_PROPERTY_NAME_LENGTH } from "../../../store/property-name.js";
 import { createPropertyInZone, isKnownTimeZone, TIME_ZONES } from "../time-zones.js";
 import { syncNowForm } from "./sync-now.js";
+import { channelAlerts } from "./channel-alerts.js";
 
 
 /** Adds GET /, GET /properties and POST /properties. */
@@ -53,6 +54,7 @@ async function propertiesPage(ctx: DashboardContext, visit: Visit, form?: AddFor
   }));
   const now = ctx.now();
   const conflicts = findConflicts(inputs, { now });
+  const alerts = await channelAlerts(ctx, properties, now);
 
   const cards = properties.map((property) =>
     propertyCard(property, {
@@ -61,6 +63,7 @@ async function propertiesPage(ctx: DashboardContext, visit: Visit, form?: AddFor
       next: nextCheckIn(reservations.filter((r) => r.propertyId === property.id), todayAt(now, property.timeZone)),
       now,
       today: todayAt(now, property.timeZone),
+      channelAlert: alerts.get(property.id),
     }),
   );
   const body = html`<div class="page-head">
@@ -78,6 +81,8 @@ interface CardFacts {
   next: ReservationRow | undefined;
   now: Date;
   today: string;
+  /** The overview's mark of channel links that need the owner (CONTRACT §17), if any. */
+  channelAlert?: SafeHtml | undefined;
 }
 
 // The first booking (not block) whose first night is today or later.
@@ -90,7 +95,7 @@ function dayName(date: string, today: string): string {
   return date === today ? "today" : date === addDays(today, 1) ? "tomorrow" : longDay(date);
 }
 
-function propertyCard(property: Property, { calendars, conflicts, next, now, today }: CardFacts): SafeHtml {
+function propertyCard(property: Property, { calendars, conflicts, next, now, today, channelAlert }: CardFacts): SafeHtml {
   const failing = calendars.filter((c) => c.lastStatus === "failed").length;
   const lastSync = calendars.map((c) => c.lastSyncedAt).filter((t): t is string => t !== null).sort().at(-1) ?? null;
   const health =
@@ -105,7 +110,7 @@ function propertyCard(property: Property, { calendars, conflicts, next, now, tod
   return html`<li class="card property-card">
   <h2><a href="$${url(`/properties/${property.id}`)}">${property.name}</a></h2>
   <p class="chips">${channels}</p>
-  <p class="health">${health}${conflicts > 0 ? html` <span class="pill conflict">⚠ ${plural(conflicts, "double booking", "double bookings")}</span>` : html``}</p>
+  <p class="health">${health}${conflicts > 0 ? html` <span class="pill conflict">⚠ ${plural(conflicts, "double booking", "double bookings")}</span>` : html``}${channelAlert ?? html``}</p>
   <p class="small">${next ? html`Next check-in <strong>${dayName(next.arrival, today)}</strong> <span class="chip source-${next.source}">${next.source}</span>` : html`<span class="muted">No upcoming check-ins</span>`}</p>
   <p class="muted small">Last sync ${relativeTime(lastSync, now)}</p>
   <p class="card-links"><a href="$${url(`/properties/${property.id}/timeline`)}">Timeline</a></p>

@@ -11,6 +11,7 @@ import { htmlResponse } from "../http.js";
 import { csrfField, flashAt, flashMessage, layout, type Flash } from "../layout.js";
 import { ownedProperty } from "../owned.js";
 import { previewCard, type CalendarPreview } from "./calendar-preview.js";
+import { channelsSection } from "./channels-section.js";
 import { directStaysSection, type StayForm } from "./direct-stays.js";
 import { embedSection } from "./embed-snippet.js";
 import { notFoundPage } from "./errors.js";
@@ -52,6 +53,7 @@ export async function propertyPage(ctx: DashboardContext, visit: Visit, property
   <h2 class="card-title">Calendars</h2>
   ${calendars.length === 0 ? html`<p class="empty-row muted">No calendars yet. Paste each channel's calendar export link below.</p>` : calendarTable(visit, calendars, now)}
 </section>
+${await channelsSection(ctx, visit, property)}
 ${await directStaysSection(ctx, visit, property, stay)}
 ${form?.preview ? previewCard(visit, property, form, form.preview) : addCalendarForm(visit, property, form)}
 ${feedSection(visit, property)}

@@ -10,6 +10,7 @@ import { layout } from "../layout.js";
 import { ownedProperty } from "../owned.js";
 import { buildTimeline, type Timeline, type TimelineBar, type TimelineConflict, type TimelineRow } from "../timeline-model.js";
 import { notFoundPage } from "./errors.js";
+import { exposedRows, type ExposedRow } from "./timeline-exposed.js";
 
 /** Nights the timeline shows, from today. */
 export const TIMELINE_DAYS = 90;
@@ -27,20 +28,21 @@ export function registerTimeline(app: H3, ctx: DashboardContext): void {
         ctx.store.listReservations({ propertyId: property.id, status: "active" }),
       ]);
       const timeline = buildTimeline({ calendars, reservations, today: todayAt(ctx.now(), property.timeZone), days: TIMELINE_DAYS });
+      const exposed = await exposedRows(ctx, property, timeline.days);
       const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/properties">Overview</a> <span aria-hidden="true">/</span>
   <a href="$${url(`/properties/${property.id}`)}">${property.name}</a> <span aria-hidden="true">/</span> Timeline</nav>
 <div class="page-head"><div><h1>${property.name}</h1>
   <p class="muted">Next ${TIMELINE_DAYS} nights from ${longDay(timeline.days[0]!)} · ${timeline.occupiedNights} of ${TIMELINE_DAYS} nights taken</p></div>
   <div class="actions"><a class="button" href="$${url(`/properties/${property.id}`)}">Calendars</a></div></div>
 ${timeline.conflicts.length > 0 ? conflictSummary(timeline.conflicts) : html``}
-${calendars.length === 0 ? html`<p class="card empty">No calendars yet: add them on the property's page.</p>` : timelineTable(timeline)}
+${calendars.length === 0 ? html`<p class="card empty">No calendars yet: add them on the property's page.</p>` : timelineTable(timeline, exposed)}
 ${legend()}`;
       return htmlResponse(200, layout({ title: `${property.name} · Timeline`, body, visit, wide: true }));
     }),
   );
 }
 
-function timelineTable(timeline: Timeline): SafeHtml {
+function timelineTable(timeline: Timeline, exposed: ExposedRow[] = []): SafeHtml {
   const cols = timeline.days.map((day, i) => html`<col class="${dayClass(day, i)}">`);
   const rows = timeline.rows.flatMap((row) =>
     row.lanes.map((lane, index) => html`<tr><th scope="row" class="row-label">${index === 0 ? rowLabel(row) : html``}</th>${cells(timeline.days.length, lane, (bar) => barView(row.source, bar))}</tr>`),
@@ -55,7 +57,7 @@ function timelineTable(timeline: Timeline): SafeHtml {
     <tr class="months"><th scope="col"><span class="visually-hidden">Month</span></th>${months(timeline.days)}</tr>
     <tr class="days"><th scope="col"><span class="visually-hidden">Channel</span></th>${timeline.days.map((day, i) => html`<th class="${dayClass(day, i)}" title="${longDay(day)}"><span class="wd">${"SMTWTFS"[weekday(day)]}</span>${Number(day.slice(8))}</th>`)}</tr>
   </thead>
-  <tbody>${rows}${conflictRow}</tbody>
+  <tbody>${rows}${conflictRow}${exposed.map((row) => html`<tr class="exposed-row"><th scope="row" class="row-label">${row.label}</th>${cells(timeline.days.length, row.runs, row.view)}</tr>`)}</tbody>
 </table></div>`;
 }
 

@@ -1,0 +1,89 @@
+// What each channel has seen (CONTRACT §17), read for one property: every door (API, CLI, dashboard, the
+// scheduler's check) calls `channelsOf` over the same store.
+import type { Channel } from "../channel-types.js";
+import { CHANNEL_WINDOW_MS, channelView, DEFAULT_CHANNEL_STALE_AFTER_MS, type ChannelReservationInput } from "../engine/channel-status.js";
+import type { ServedNights } from "../engine/echoes.js";
+import { todayAt } from "../engine/nights.js";
+import type { Property as StoredProperty, Store } from "../store/types.js";
+import type { CalendarSource } from "../types.js";
+import { failure, type ResourceResult } from "./answers.js";
+
+/** What `channelsOf` needs beside the store. */
+export interface ChannelsInput {
+  /** The server's origin, for each link's URL. */
+  feedBase: string;
+  now: Date;
+  /** `serve --channel-stale-after`. @default 24 h */
+  staleAfterMs?: number;
+}
+
+/** `GET /api/v1/properties/{id}/channels`: one entry per source of the property's channel calendars (404 for another owner's property). */
+export async function propertyChannels(store: Store, input: ChannelsInput & { ownerId: string; propertyId: string }): Promise<ResourceResult<{ data: Channel[] }>> {
+  const property = await store.getProperty(input.propertyId);
+  if (!property || property.ownerId !== input.ownerId) return failure(404, "not_found", "no such property");
+  return { ok: true, value: { data: await channelsOf(store, property, input) } };
+}
+
+/** The channel links of a property, by source; none without channel calendars. */
+export async function channelsOf(store: Store, property: StoredProperty, input: ChannelsInput): Promise<Channel[]> {
+  return (await channelStates(store, property, input)).map((state) => state.channel);
+}
+
+/** A link as the channel check needs it: its answer, when its calendar was added, and its reported streak. */
+export interface ChannelState {
+  channel: Channel;
+  addedAt: string;
+  staleNotifiedAt: string | null;
+}
+
+/** `channelsOf` with what the channel check needs beside each answer. */
+export async function channelStates(store: Store, property: StoredProperty, input: ChannelsInput): Promise<ChannelState[]> {
+  const now = input.now;
+  // Reading never makes a feed token (CONTRACT §14): a property whose feed is off has links without a URL.
+  const token = property.feedToken;
+  const [calendars, links, reservations, fetches] = await Promise.all([
+    store.listCalendars({ propertyId: property.id }),
+    store.channelLinks(property.id, new Date(now.getTime() - CHANNEL_WINDOW_MS)),
+    store.channelReservations(property.id),
+    store.propertyOutboundFetches(property.id),
+  ]);
+  const addedAt = new Map<CalendarSource, string>();
+  for (const c of calendars) {
+    const source = c.source as CalendarSource;
+    const before = addedAt.get(source);
+    if (before === undefined || c.createdAt < before) addedAt.set(source, c.createdAt);
+  }
+  // The fetch log lists oldest first: the last record of exactly [S] is what S's last full read served.
+  const lastServed = new Map<CalendarSource, ServedNights[]>();
+  for (const f of fetches) if (f.exclude.length === 1) lastServed.set(f.exclude[0]!, f.nights);
+  const base = `${input.feedBase.replace(/\/+$/, "")}/ical/${token}.ics`;
+  const context = {
+    reservations: reservations as ChannelReservationInput[],
+    today: todayAt(now, property.timeZone),
+    now,
+    staleAfterMs: input.staleAfterMs ?? DEFAULT_CHANNEL_STALE_AFTER_MS,
+  };
+  return [...addedAt.keys()].sort().map((source) => {
+    const link = links.find((l) => l.source === source);
+    const channel = channelView(
+      {
+        source,
+        url: token ? `${base}?exclude=${source}` : null,
+        addedAt: addedAt.get(source)!,
+        firstReadAt: link?.firstReadAt ?? null,
+        lastReadAt: link?.lastReadAt ?? null,
+        userAgent: link?.userAgent ?? null,
+        readTimes: link?.readTimes ?? [],
+        lastServed: lastServed.get(source) ?? null,
+      },
+      context,
+    );
+    return { channel, addedAt: addedAt.get(source)!, staleNotifiedAt: link?.staleNotifiedAt ?? null };
+  });
+}
+
+/** Every channel link of every property, for the metrics; the URLs are left out (never in a label). */
+export async function everyChannelLink(store: Store, input: Omit<ChannelsInput, "feedBase">): Promise<Channel[]> {
+  const all = await Promise.all((await store.listProperties()).map((p) => channelsOf(store, p, { ...input, feedBase: "" })));
+  return all.flat();
+}

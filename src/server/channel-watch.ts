@@ -1,0 +1,103 @@
+// The channel check (CONTRACT §17): every so often, each channel link of every property is looked at, and what
+// must be told is told once — `channel.stale` when a link turns stale (or stays never read that long after its
+// calendar was added), `channel.recovered` on its next read, `channel.exposed` for nights exposed longer than
+// twice its usual interval (at least 6 h). The store makes each once-only across instances.
+import type { Channel } from "../channel-types.js";
+import { DEFAULT_CHANNEL_STALE_AFTER_MS } from "../engine/channel-status.js";
+import { addDays, todayAt } from "../engine/nights.js";
+import { channelStates, type ChannelState } from "../resources/channels.js";
+import type { ChannelNotice, Property, Store } from "../store/types.js";
+import type { WebhookChannel } from "../types.js";
+
+/** Exposure shorter than this is a channel's ordinary lag: 6 h. */
+export const MIN_EXPOSED_MS = 6 * 3_600_000;
+
+/** Options of `startChannelWatch`. */
+export interface ChannelWatchOptions {
+  store: Store;
+  staleAfterMs?: number;
+  /** Time between two checks. @default a quarter of `staleAfterMs`, within 100 ms … 60 s */
+  everyMs?: number;
+  now?: () => Date;
+  /** Called when a check wrote events (to wake the delivery workers). */
+  onReported?: (count: number) => void;
+  onError?: (error: unknown) => void;
+}
+
+/** Starts the periodic check; `stop()` ends it (a check under way finishes). */
+export function startChannelWatch(options: ChannelWatchOptions): { stop(): Promise<void>; check(): Promise<number> } {
+  const staleAfterMs = options.staleAfterMs ?? DEFAULT_CHANNEL_STALE_AFTER_MS;
+  const everyMs = options.everyMs ?? Math.min(Math.max(Math.floor(staleAfterMs / 4), 100), 60_000);
+  let running: Promise<number> | undefined;
+  const check = () =>
+    (running ??= checkChannels(options.store, { staleAfterMs, now: (options.now ?? (() => new Date()))() }).finally(() => (running = undefined)));
+  const timer = setInterval(() => {
+    check().then(
+      (count) => count > 0 && options.onReported?.(count),
+      (error: unknown) => options.onError?.(error),
+    );
+  }, everyMs);
+  timer.unref();
+  return {
+    // A check under way finishes before the database may close.
+    async stop() {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+    check,
+  };
+}
+
+/** One check of every property's links; the number of events written. */
+export async function checkChannels(store: Store, input: { staleAfterMs: number; now: Date }): Promise<number> {
+  let written = 0;
+  for (const property of await store.listProperties()) {
+    const states = await channelStates(store, property, { ...input, feedBase: "" });
+    const notices = states.flatMap((state) => noticesOf(property, state, input));
+    if (notices.length === 0) continue;
+    const forgetBefore = addDays(todayAt(input.now, property.timeZone), -1);
+    written += await store.recordChannelNotices({ ownerId: property.ownerId, propertyId: property.id, notices, at: input.now, forgetBefore });
+  }
+  return written;
+}
+
+/** What one link has to tell now, before the store's once-only checks. */
+export function noticesOf(property: Property, { channel, addedAt, staleNotifiedAt }: ChannelState, input: { staleAfterMs: number; now: Date }): ChannelNotice[] {
+  const now = input.now.getTime();
+  const link: WebhookChannel = { propertyId: property.id, propertyName: property.name, source: channel.source };
+  const timestamp = input.now.toISOString();
+  const notices: ChannelNotice[] = [];
+  const neverTooLong = channel.status === "never" && now - Date.parse(addedAt) > input.staleAfterMs;
+  if (staleNotifiedAt === null && (channel.status === "stale" || neverTooLong)) {
+    const status = channel.status === "never" ? "never" : "stale";
+    notices.push({ kind: "stale", source: channel.source, event: { type: "channel.stale", timestamp, data: { channel: link, status, lastReadAt: channel.lastReadAt } } });
+  }
+  if (staleNotifiedAt !== null && channel.lastReadAt !== null && channel.lastReadAt > staleNotifiedAt) {
+    notices.push({ kind: "recovered", source: channel.source, event: { type: "channel.recovered", timestamp, data: { channel: link, lastReadAt: channel.lastReadAt } } });
+  }
+  const long = exposedTooLong(channel, now);
+  if (long.length > 0) {
+    notices.push({
+      kind: "exposed",
+      source: channel.source,
+      nights: long.map((n) => n.date),
+      event: (dates) => ({
+        type: "channel.exposed",
+        timestamp,
+        data: {
+          channel: link,
+          lastReadAt: channel.lastReadAt!,
+          usualIntervalSeconds: channel.usualIntervalSeconds,
+          nights: long.filter((n) => dates.includes(n.date)),
+        },
+      }),
+    });
+  }
+  return notices;
+}
+
+// A night is exposed since its reservation was stored; it is news once that lasts twice the usual interval, at least 6 h.
+function exposedTooLong(channel: Channel, now: number): Channel["exposedNights"] {
+  const limit = Math.max(2 * (channel.usualIntervalSeconds ?? 0) * 1000, MIN_EXPOSED_MS);
+  return channel.exposedNights.filter((n) => now - Date.parse(n.since) > limit);
+}

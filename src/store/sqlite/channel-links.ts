@@ -1,0 +1,56 @@
+// Channel links (CONTRACT §17) on SQLite: each link's read state and read times, and the reservations exposed nights name.
+import type Database from "better-sqlite3";
+import type { ChannelQueries, ChannelReservation } from "../channel-types.js";
+import { toLink, type LinkRow } from "../channel-rows.js";
+import type { WebhookEvent } from "../../types.js";
+import { outboxWriter } from "./outbox.js";
+
+/** Prepares the channel link queries of one database. */
+export function channelLinkQueries(db: Database.Database): ChannelQueries {
+  const links = db.prepare<[string], LinkRow>("SELECT * FROM channel_links WHERE property_id = ? ORDER BY source");
+  const reads = db.prepare<[string, string], { source: string; read_at: string }>(
+    "SELECT source, read_at FROM channel_reads WHERE property_id = ? AND read_at >= ? ORDER BY read_at",
+  );
+  const reservations = db.prepare<[string], ChannelReservation>(
+    `SELECT r.id, c.source, r.arrival, r.departure, r.kind, r.status, r.echo_of AS echoOf, r.created_at AS createdAt
+     FROM reservations r JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ? AND r.status = 'active'`,
+  );
+  // Once per streak: set only while no streak is reported (a never-read link gets its row here).
+  const claimStale = db.prepare<[string, string, string]>(
+    `INSERT INTO channel_links (property_id, source, stale_notified_at) VALUES (?, ?, ?)
+     ON CONFLICT (property_id, source) DO UPDATE SET stale_notified_at = excluded.stale_notified_at WHERE channel_links.stale_notified_at IS NULL`,
+  );
+  const endStreak = db.prepare<[string, string]>(
+    `UPDATE channel_links SET stale_notified_at = NULL
+     WHERE property_id = ? AND source = ? AND stale_notified_at IS NOT NULL AND last_read_at > stale_notified_at`,
+  );
+  const claimNight = db.prepare<[string, string, string, string]>(
+    "INSERT INTO channel_exposures (property_id, source, night, reported_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+  );
+  const forgetNights = db.prepare<[string, string]>("DELETE FROM channel_exposures WHERE property_id = ? AND night < ?");
+  const outbox = outboxWriter(db);
+  const report = db.transaction(({ ownerId, propertyId, notices, at, forgetBefore }: Parameters<ChannelQueries["recordChannelNotices"]>[0]) => {
+    const time = at.toISOString();
+    const events: WebhookEvent[] = [];
+    forgetNights.run(propertyId, forgetBefore);
+    for (const notice of notices) {
+      if (notice.kind === "stale" && claimStale.run(propertyId, notice.source, time).changes > 0) events.push(notice.event);
+      if (notice.kind === "recovered" && endStreak.run(propertyId, notice.source).changes > 0) events.push(notice.event);
+      if (notice.kind === "exposed") {
+        const fresh = notice.nights.filter((night) => claimNight.run(propertyId, notice.source, night, time).changes > 0);
+        if (fresh.length > 0) events.push(notice.event(fresh));
+      }
+    }
+    outbox.add(ownerId, events);
+    return events.length;
+  });
+  const snapshot = db.transaction((propertyId: string, since: string) => ({ links: links.all(propertyId), reads: reads.all(propertyId, since) }));
+  return {
+    async channelLinks(propertyId, since) {
+      const { links: rows, reads: times } = snapshot(propertyId, since.toISOString());
+      return rows.map((row) => toLink(row, times));
+    },
+    channelReservations: async (propertyId) => reservations.all(propertyId),
+    recordChannelNotices: async (input) => report.immediate(input),
+  };
+}
