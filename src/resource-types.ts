@@ -1,9 +1,9 @@
 // The wire types of API v1's resources (CONTRACT §14) and the public availability feed (§15).
 // Server, SDK, CLI and dashboard use these, so the shapes are written once.
-import type { CalendarSource } from "./types.js";
+// Only this file imports the other: ReservationSource, which both name, is written in ./types.js.
+import type { ReservationSource } from "./types.js";
 
-/** A calendar's source, or `direct` for the stays entered in calsync itself (never fetched). */
-export type ReservationSource = CalendarSource | "direct";
+export type { ReservationSource };
 
 /** One calendar of a property, as `GET /api/v1/properties/{id}` lists it (`url` masked). */
 export interface PropertyCalendar {

@@ -1,4 +1,3 @@
-import type { ReservationSource } from "./resource-types.js";
 // The wire types of API v1 (CONTRACT §2). Server, SDK, engine and CLI all use these, so they cannot drift.
 
 /** Booking channel a calendar comes from. */
@@ -23,6 +22,9 @@ export const CALENDAR_SOURCES: readonly CalendarSource[] = [
   "agoda",
   "other",
 ];
+
+/** A calendar's source, or `direct` for the stays entered in calsync itself (never fetched). */
+export type ReservationSource = CalendarSource | "direct";
 
 /** Outcome of one calendar's synchronisation. */
 export type SyncStatus = "success" | "failed";

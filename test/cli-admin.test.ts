@@ -154,6 +154,11 @@ describe("calsync calendar", () => {
     const calendar = await json(db, "calendar", "add", "--property", property.id, "--url", secretUrl);
     expect(await json(db, "calendar", "remove", calendar.id)).toEqual(calendar);
     expect(await json(db, "calendar", "list")).toEqual([]);
+    // For people: the channel and the property by name, the id after them.
+    const second = await json(db, "calendar", "add", "--property", property.id, "--url", secretUrl);
+    const text = await runCli(["calendar", "remove", second.id, "--db", db]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toBe(`Removed the Airbnb calendar of "Loft" and its reservations (${second.id}).\n`);
     const again = await runCli(["calendar", "remove", calendar.id, "--db", db]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/no calendar ".+" \(see: calsync calendar list\)/);

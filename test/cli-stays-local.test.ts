@@ -43,7 +43,7 @@ describe("calsync reservation add --db", CHILDREN, () => {
     const { db, propertyId } = await setup(feed(["a1", 10, 13]));
     const added = await local(db, "reservation", "add", "--property", propertyId, "--arrival", day(60), "--departure", day(63), "--summary", "Ana (phone)", "--allow-private-networks");
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stdout).toMatch(new RegExp(`^Added booking rsv_\\S+ at ${propertyId}: ${day(60)} → ${day(63)} \\(3 nights\\), "Ana \\(phone\\)"\\n$`));
+    expect(added.stdout).toMatch(new RegExp(`^Added a booking at "Sea View Loft": ${day(60)} → ${day(63)} \\(3 nights\\), "Ana \\(phone\\)" \\(rsv_\\S+\\)\\n$`));
     expect(added.stderr).toBe("");
 
     const json = await local(db, "reservation", "add", "--property", propertyId, "--arrival", day(70), "--departure", day(71), "--block", "--note", "boiler", "--no-refresh", "--json");
@@ -87,13 +87,13 @@ describe("calsync reservation add --db", CHILDREN, () => {
     expect(known.stderr).toMatch(new RegExp(`airbnb\\s+${day(10)} → ${day(13)}`));
   });
 
-  it("names a channel calendar it could not refresh and checks it as last synced", async () => {
+  it("names a channel calendar it could not refresh, by its channel, and checks it as last stored", async () => {
     const { db, propertyId } = await setup(feed(["a1", 10, 13]));
     await ageFetches(db);
     // Without --allow-private-networks the loopback feed is refused, as in `sync --local`.
     const added = await runBin(["reservation", "add", "--property", propertyId, "--arrival", day(40), "--departure", day(42), "--db", db]);
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stderr).toMatch(/calendar cal_\S+ could not be refreshed, so its nights were checked as last synced/);
+    expect(added.stderr).toMatch(/^\[warn\] Airbnb \(cal_\S+\) could not be refreshed just now: .+; checked as last stored$/m);
   });
 });
 
@@ -111,7 +111,7 @@ describe("calsync reservation update and cancel --db", CHILDREN, () => {
 
     const cancelled = await local(db, "reservation", "cancel", created.id);
     expect(cancelled.code, cancelled.stderr).toBe(0);
-    expect(cancelled.stdout).toBe(`Cancelled booking ${created.id} at ${propertyId}: ${day(20)} → ${day(24)} (4 nights), "Ana"\n`);
+    expect(cancelled.stdout).toBe(`Cancelled the booking at "Sea View Loft": ${day(20)} → ${day(24)} (4 nights), "Ana" (${created.id})\n`);
     expect((await reservations(db, "--status", "cancelled")).map((r) => r.id)).toEqual([created.id]);
 
     const channel = (await reservations(db)).find((r) => r.source === "airbnb")!;
@@ -208,7 +208,7 @@ describe("the local refresh before a check (CONTRACT §14)", CHILDREN, () => {
     const { db, loft } = await twoProperties({ hang: true }, { body: feed(["b1", 10, 13]) });
     const added = await local(db, "reservation", "add", "--property", loft, "--arrival", day(20), "--departure", day(22), "--refresh-timeout", "1000", "--allow-private-networks");
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stderr).toMatch(/calendar cal_\S+ could not be refreshed, so its nights were checked as last synced: no answer within 1000 ms/);
+    expect(added.stderr).toMatch(/^\[warn\] Airbnb \(cal_\S+\) could not be refreshed just now: no answer within 1000 ms/m);
   });
 
   it("counts no failure on a calendar that fails in a refresh", async () => {
@@ -217,7 +217,7 @@ describe("the local refresh before a check (CONTRACT §14)", CHILDREN, () => {
       await ageFetches(db);
       const added = await local(db, "reservation", "add", "--property", loft, "--arrival", day(arrival), "--departure", day(arrival + 1), "--allow-private-networks");
       expect(added.code, added.stderr).toBe(0);
-      expect(added.stderr).toMatch(/could not be refreshed, so its nights were checked as last synced: .*500/);
+      expect(added.stderr).toMatch(/could not be refreshed just now: .*500/);
     }
     expect(await sqliteKind().query(db, "SELECT consecutive_failures, failing_since FROM calendars WHERE property_id = ? AND source = ?", [loft, "airbnb"])).toEqual([{ consecutive_failures: 0, failing_since: null }]);
     expect(await sqliteKind().query(db, "SELECT COUNT(*) AS runs FROM sync_runs")).toEqual([{ runs: 0 }]);

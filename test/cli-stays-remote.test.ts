@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isBuilt, runBin } from "./helpers/cli.js";
 import { day } from "./helpers/ics.js";
-import { READ_ONLY_KEY, STUB_KEY } from "./helpers/resource-fixtures.js";
+import { READ_ONLY_KEY, STUB_KEY, WRITE_ONLY_KEY } from "./helpers/resource-fixtures.js";
 import { startResourceApiStub, type ResourceApiStub } from "./helpers/resource-api-stub.js";
 
 let api: ResourceApiStub;
@@ -21,7 +21,7 @@ describe("calsync reservation add", () => {
   it("adds a direct booking and prints it; --json prints the server's answer", async () => {
     const text = await calsync(["reservation", "add", "--property", "prp_sea", "--arrival", day(60), "--departure", day(63), "--summary", "Ana (phone)"]);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toBe(`Added booking res_direct_1 at prp_sea: ${day(60)} → ${day(63)} (3 nights), "Ana (phone)"\n`);
+    expect(text.stdout).toBe(`Added a booking at "Sea View Loft": ${day(60)} → ${day(63)} (3 nights), "Ana (phone)" (res_direct_1)\n`);
     expect(api.requests[0]!.body).toEqual({ kind: "booking", arrival: day(60), departure: day(63), summary: "Ana (phone)" });
 
     const json = await calsync(["reservation", "add", "--property", "prp_sea", "--arrival", day(70), "--departure", day(71), "--block", "--note", "boiler", "--no-refresh", "--json"]);
@@ -29,6 +29,13 @@ describe("calsync reservation add", () => {
     expect(JSON.parse(json.stdout)).toEqual(api.reservations.find((r) => r.id === "res_direct_2"));
     expect(JSON.parse(json.stdout)).toMatchObject({ kind: "block", source: "direct", note: "boiler" });
     expect(api.requests.at(-1)!.body).toEqual({ kind: "block", arrival: day(70), departure: day(71), note: "boiler", refresh: false });
+  });
+
+  it("names the property by its id when the token may not read it (write scope only)", async () => {
+    const result = await calsync(["reservation", "add", "--property", "prp_sea", "--arrival", day(60), "--departure", day(63)], WRITE_ONLY_KEY);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`Added a booking at property prp_sea: ${day(60)} → ${day(63)} (3 nights) (res_direct_1)\n`);
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/v1/properties/prp_sea/reservations", "GET /api/v1/properties/prp_sea"]);
   });
 
   it("exits 6 when the nights are taken, naming each stay on stderr, and writes nothing", async () => {
@@ -105,7 +112,15 @@ describe("calsync reservation update and cancel", () => {
 
     const cancelled = await calsync(["reservation", "cancel", "res_direct_1"]);
     expect(cancelled.code, cancelled.stderr).toBe(0);
-    expect(cancelled.stdout).toBe(`Cancelled booking res_direct_1 at prp_sea: ${day(60)} → ${day(64)} (4 nights)\n`);
+    expect(cancelled.stdout).toBe(`Cancelled the booking at "Sea View Loft": ${day(60)} → ${day(64)} (4 nights) (res_direct_1)\n`);
+  });
+
+  it("exits 1 with the server's reason, and no usage hint, for a change to a cancelled stay", async () => {
+    await calsync(["reservation", "add", "--property", "prp_sea", "--arrival", day(60), "--departure", day(62)]);
+    expect((await calsync(["reservation", "cancel", "res_direct_1"])).code).toBe(0);
+    const result = await calsync(["reservation", "update", "res_direct_1", "--note", "late arrival"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("error: the stay is cancelled: create a new one instead (calsync reservation add)\n");
   });
 
   it("exits 1 for a channel's reservation, which is read-only", async () => {

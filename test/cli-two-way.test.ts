@@ -66,6 +66,8 @@ describe("calsync property feed", () => {
       expect(revoked.code, revoked.stderr).toBe(0);
       expect(JSON.parse(revoked.stdout)).toEqual({ propertyId, url: null });
       expect(await served(before)).toBe(404);
+      const again = await runCli(["property", "feed", propertyId, "--revoke", "--db", db]);
+      expect(again.stderr).toContain(`Feed of "Sea View Loft" (${propertyId}) switched off`);
       const fresh = JSON.parse((await runCli(["property", "feed", propertyId, "--json", "--db", db])).stdout).url as string;
       expect(fresh).not.toBe(before);
       expect(await served(fresh)).toBe(200);

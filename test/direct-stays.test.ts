@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { syncOwner } from "../src/engine/sync.js";
 import { cancelDirectStay, createDirectStay, listReservations, propertyAvailability, updateDirectStay, type ResourceContext } from "../src/resources/index.js";
-import { createPropertyRefresh } from "../src/server/property-refresh.js";
+import { createPropertyRefresh } from "../src/resources/property-refresh.js";
 import { openStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";

@@ -1,5 +1,5 @@
 // Direct stays (CONTRACT §14) for every door: the API, the CLI's local mode and the dashboard call these.
-// Refresh first (the property's channel calendars, see server/property-refresh.ts), then check and write in one transaction.
+// Refresh first (the property's channel calendars, see property-refresh.ts), then check and write in one transaction.
 import { createHash } from "node:crypto";
 import { todayAt } from "../engine/nights.js";
 import type { RefreshWarning } from "../resource-types.js";

@@ -1,14 +1,14 @@
 // One sync per owner at a time: a request that arrives while its owner's run is going joins that run,
 // whether it goes in this process (the promise is shared) or in another process or instance on the
-// same database (the owner's lease, see owner-lease.ts).
+// same database (the owner's lease, see ../store/owner-lease.ts).
 import { createFetchLimiter, type FetchLimiter, type FetchLimiterOptions } from "../engine/fetch-limiter.js";
 import { createHostBackoffs, type HostBackoffs } from "../engine/host-backoff.js";
 import type { SyncTrigger } from "../engine/model.js";
 import { syncOwner, type FeedFetch, type SyncOwnerOptions, type SyncProgress } from "../engine/sync.js";
+import { createPropertyRefresh, type PropertyRefresh, type PropertyRefreshOptions } from "../resources/property-refresh.js";
+import { runWithOwnerLease, type LeaseMode } from "../store/owner-lease.js";
 import type { SyncLease } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
-import { runWithOwnerLease, type LeaseMode } from "./owner-lease.js";
-import { createPropertyRefresh, type PropertyRefresh, type PropertyRefreshOptions } from "./property-refresh.js";
 
 /** How the runner calls the engine. */
 export interface SyncRunnerOptions {

@@ -5,7 +5,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Availability, NightsConflict, Property, Reservation } from "../../src/resource-types.js";
-import { errorBody, nightsUnavailableBody, READ_ONLY_KEY, sampleProperties, sampleReservations, STUB_KEY } from "./resource-fixtures.js";
+import { errorBody, nightsUnavailableBody, READ_ONLY_KEY, sampleProperties, sampleReservations, STUB_KEY, WRITE_ONLY_KEY } from "./resource-fixtures.js";
 import type { StubReply } from "./stub-api-server.js";
 
 /** What the stub saw of one request. */
@@ -98,6 +98,7 @@ export async function startResourceApiStub(): Promise<ResourceApiStub> {
     const property = (id: string) => stub.properties.find((p) => p.id === id);
     const notFound = { status: 404, body: errorBody("not_found", "no such property or reservation") };
     let match: RegExpExecArray | null;
+    if (method === "GET" && key === WRITE_ONLY_KEY) return { status: 403, body: errorBody("insufficient_scope", "this token lacks the read scope") };
     if (method === "GET" && path === "/api/v1/properties") return page(stub.properties, query);
     if (method === "GET" && (match = /^\/api\/v1\/properties\/([^/]+)$/.exec(path))) {
       const found = property(decodeURIComponent(match[1]!));
@@ -144,6 +145,7 @@ export async function startResourceApiStub(): Promise<ResourceApiStub> {
       if (!found) return notFound;
       if (found.source !== "direct") return { status: 409, body: errorBody("not_direct", `${found.id} came from ${found.source}: it is read-only`) };
       if (method === "DELETE") return { status: 200, body: Object.assign(found, { status: "cancelled", updatedAt: new Date().toISOString() }) };
+      if (found.status === "cancelled") return { status: 422, body: errorBody("invalid_request", "the stay is cancelled: create a new one instead", "status") };
       const next = { ...found, ...body };
       return write(found, next.arrival, next.departure, () => Object.assign(found, next, { updatedAt: new Date().toISOString() }));
     }
@@ -165,7 +167,7 @@ export async function startResourceApiStub(): Promise<ResourceApiStub> {
       const failure = failures.shift();
       if (failure) return send(failure.status ?? 503, failure.body ?? "", failure.headers);
       const apiKey = req.headers["x-api-key"];
-      if (apiKey !== STUB_KEY && apiKey !== READ_ONLY_KEY) return send(401, errorBody("invalid_token", "unknown token"), { "www-authenticate": "ApiKey" });
+      if (apiKey !== STUB_KEY && apiKey !== READ_ONLY_KEY && apiKey !== WRITE_ONLY_KEY) return send(401, errorBody("invalid_token", "unknown token"), { "www-authenticate": "ApiKey" });
       const idempotencyKey = req.headers["idempotency-key"] as string | undefined;
       const stored = idempotencyKey ? keys.get(idempotencyKey) : undefined;
       if (stored && stored.body !== text) return send(422, errorBody("idempotency_key_reused", "Idempotency-Key reused with another body"));

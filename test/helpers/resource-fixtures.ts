@@ -8,6 +8,8 @@ import { day } from "./ics.js";
 export const STUB_KEY = "cs_STUBresourcesSTUBresourcesSTU";
 /** A token that may read but not write (403 `insufficient_scope` on POST, PATCH, DELETE). */
 export const READ_ONLY_KEY = "cs_READonlyREADonlyREADonlyREADo";
+/** A token of the stub with the write scope only: its GET requests answer 403. */
+export const WRITE_ONLY_KEY = "cs_WRITEonlyWRITEonlyWRITEonlyWR";
 
 const calendar = (id: string, source: "airbnb" | "vrbo" | "booking") => ({
   id,
@@ -66,6 +68,6 @@ export function nightsUnavailableBody(conflicts: NightsConflict[]) {
 }
 
 /** Any other error body of CONTRACT §2/§14. */
-export function errorBody(code: string, message: string) {
-  return { ok: false as const, error: { code, message } };
+export function errorBody(code: string, message: string, field?: string) {
+  return { ok: false as const, error: { code, message, ...(field ? { field } : {}) } };
 }

@@ -1,5 +1,6 @@
 // `calsync calendar add|list|remove`: the .ics feeds of a property, one per booking channel.
 import { Command, Option } from "@commander-js/extra-typings";
+import { channelName } from "../../channel-words.js";
 import { maskUrl } from "../../engine/mask-url.js";
 import type { Calendar } from "../../store/types.js";
 import { CALENDAR_SOURCES } from "../../types.js";
@@ -95,9 +96,13 @@ export function calendarCommand(context: CliContext) {
       const store = await context.store(options.db);
       const removed = await store.getCalendar(id);
       if (!removed) throw new CliFailure(`no calendar "${id}" (see: calsync calendar list)`, 1);
+      const property = await store.getProperty(removed.propertyId);
       await store.removeCalendar(id);
       if (options.json) return writeJson(context, calendarJson(removed));
-      writeText(context, `Removed ${removed.source} calendar ${removed.id} and its reservations.`);
+      const named = removed.source !== "other" && removed.source !== "direct";
+      const which = named ? `the ${channelName(removed.source)} calendar` : `a calendar (${removed.source})`;
+      const of = property ? ` of ${JSON.stringify(property.name)}` : "";
+      writeText(context, `Removed ${which}${of} and its reservations (${removed.id}).`);
     });
 
   return calendar;

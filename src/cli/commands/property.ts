@@ -144,7 +144,7 @@ export function propertyCommand(context: CliContext) {
       if (options.revoke) {
         await store.setPropertyFeedToken(found.id, null);
         if (options.json) return writeJson(context, { propertyId: found.id, url: null });
-        context.logger.success(`Feed of ${found.id} switched off: its URL now answers 404. \`calsync property feed ${found.id}\` issues a new one.`);
+        context.logger.success(`Feed of ${JSON.stringify(found.name)} (${found.id}) switched off: its URL now answers 404. \`calsync property feed ${found.id}\` issues a new one.`);
         return;
       }
       const token = await store.propertyFeedToken(found.id, { rotate: options.rotate ?? false });

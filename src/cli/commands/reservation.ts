@@ -1,7 +1,7 @@
 // `calsync reservation add|update|cancel`: direct stays (CONTRACT §14), the bookings and blocks no channel
 // knows of, on a calsync server or on this machine's database (see ../stays/open-backend.ts).
 import { Command } from "@commander-js/extra-typings";
-import type { DirectStayCreate, DirectStayUpdate } from "../../resource-types.js";
+import type { DirectStayCreate, DirectStayResult, DirectStayUpdate } from "../../resource-types.js";
 import { UsageError, type CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption } from "../options.js";
 import { writeJson, writeText } from "../output.js";
@@ -14,6 +14,7 @@ import {
   remoteTimeoutOption,
   STAYS_EXIT_CODES,
 } from "../stays/backend-options.js";
+import type { PropertyNames, StaysBackend } from "../stays/backend.js";
 import { parseNightDate } from "../stays/dates.js";
 import { openStaysBackend } from "../stays/open-backend.js";
 import { describeStay, warnNotRefreshed } from "../stays/print.js";
@@ -51,9 +52,10 @@ export function reservationCommand(context: CliContext) {
       if (!options.refresh) stay.refresh = false;
       const backend = await openStaysBackend(options, context);
       const created = await backend.create(options.property, stay);
-      warnNotRefreshed(context, created.warnings);
+      const names = await namesFor(backend, created, options.json);
+      warnNotRefreshed(context, created.warnings, names);
       if (options.json) return writeJson(context, created);
-      writeText(context, `Added ${describeStay(created)}`);
+      writeText(context, `Added a ${describeStay(created, names)}`);
     });
 
   group
@@ -86,9 +88,10 @@ export function reservationCommand(context: CliContext) {
       }
       const backend = await openStaysBackend(options, context);
       const updated = await backend.update(id, changes);
-      warnNotRefreshed(context, updated.warnings);
+      const names = await namesFor(backend, updated, options.json);
+      warnNotRefreshed(context, updated.warnings, names);
       if (options.json) return writeJson(context, updated);
-      writeText(context, `Updated ${describeStay(updated)}`);
+      writeText(context, `Updated the ${describeStay(updated, names)}`);
     });
 
   group
@@ -108,8 +111,14 @@ export function reservationCommand(context: CliContext) {
       const backend = await openStaysBackend(options, context);
       const cancelled = await backend.cancel(id);
       if (options.json) return writeJson(context, cancelled);
-      writeText(context, `Cancelled ${describeStay(cancelled)}`);
+      writeText(context, `Cancelled the ${describeStay(cancelled, await backend.names(cancelled.propertyId))}`);
     });
 
   return group;
+}
+
+// The names a message needs: for the line printed without --json, and for warnings, which stderr has either way.
+async function namesFor(backend: StaysBackend, stay: DirectStayResult, json: boolean | undefined): Promise<PropertyNames | undefined> {
+  if (json && !stay.warnings?.length) return undefined;
+  return backend.names(stay.propertyId);
 }

@@ -59,7 +59,7 @@ export function syncCommand(context: CliContext) {
       // The engine (undici's Agent the largest part) loads while the database opens: the first requests go out sooner.
       const [{ syncOwner }, { runWithOwnerLease }, store] = await Promise.all([
         import("../../engine/sync.js"),
-        import("../../server/owner-lease.js"),
+        import("../../store/owner-lease.js"),
         context.store(options.db),
       ]);
       const owner = await context.owner(store, options.owner);

@@ -39,5 +39,5 @@ export function remoteTimeoutOption() {
 export const STAYS_EXIT_CODES = [
   "",
   "Exit codes: 0 done, 6 the nights are taken (the stays holding them on stderr), 2 usage error (also a value the server refused),",
-  "            4 authentication or missing scope, 5 network or server error, 1 anything else (not found, …).",
+  "            4 authentication or missing scope, 5 network or server error, 1 anything else (not found, a cancelled stay, …).",
 ].join("\n");

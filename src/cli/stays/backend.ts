@@ -8,6 +8,7 @@ import type {
   DirectStayUpdate,
   NightsConflict,
   Reservation,
+  ReservationSource,
 } from "../../resource-types.js";
 import type { Channel } from "../../channel-types.js";
 import { CliFailure, EXIT } from "../context.js";
@@ -16,6 +17,12 @@ import { CliFailure, EXIT } from "../context.js";
 export interface NightRange {
   from?: string | undefined;
   to?: string | undefined;
+}
+
+/** What messages call a property and its calendars instead of their ids. */
+export interface PropertyNames {
+  name: string;
+  calendars: ReadonlyArray<{ id: string; source: ReservationSource }>;
 }
 
 /**
@@ -31,6 +38,8 @@ export interface StaysBackend {
   cancel(reservationId: string): Promise<Reservation>;
   /** Which nights of [from, to) are free. */
   availability(propertyId: string, range: NightRange): Promise<Availability>;
+  /** The property's name and its calendars' sources for messages; undefined when they cannot be read (never throws). */
+  names(propertyId: string): Promise<PropertyNames | undefined>;
   /** What each channel has seen (CONTRACT §17) of one property, or of every property of the owner. */
   channels(propertyId?: string): Promise<PropertyChannels[]>;
 }
@@ -48,4 +57,14 @@ export function nightsTaken(conflicts: readonly NightsConflict[]): CliFailure {
   const lines = conflicts.map((c) => `  ${c.source.padEnd(11)} ${c.arrival} → ${c.departure}  ${c.reservationId}`);
   const listed = lines.length > 0 ? `:\n${lines.join("\n")}` : "";
   return new CliFailure(`the nights are taken by ${conflicts.length === 1 ? "this stay" : "these stays"}${listed}`, EXIT.taken);
+}
+
+/**
+ * The refusal both backends give when the stay itself cannot take the change (updating a cancelled one): the
+ * command was typed right, so exit 1 (CONTRACT §6 "anything else") and no usage hint.
+ */
+export function stayRefused(message: string, field: string | undefined): CliFailure {
+  // The service says "create a new one instead"; the command that does is named.
+  const hint = field === "status" ? " (calsync reservation add)" : "";
+  return new CliFailure(`${message}${hint}`, EXIT.failure);
 }

@@ -3,7 +3,7 @@
 import { channelName, nightRangesWords } from "../../channel-words.js";
 import type { ChannelExposedEvent, ChannelRecoveredEvent, ChannelStaleEvent } from "../../types.js";
 import { html, url } from "../dashboard/html.js";
-import { mail, when, type MailContext, type RenderedMail } from "./templates.js";
+import { mail, when, type MailContext, type RenderedMail } from "./mail-parts.js";
 
 /** Renders one of the three channel mails from its event. */
 export function channelMail(kind: "channel_stale" | "channel_recovered" | "channel_exposed", payload: unknown, { baseUrl }: MailContext): RenderedMail {

@@ -4,23 +4,12 @@
 // which is the point of those mails.
 import type { MailKind } from "../../store/types.js";
 import type { BookingConflictEvent, CalendarFailedEvent, CalendarRecoveredEvent } from "../../types.js";
-import { channelMail } from "./channel-templates.js";
 import { longDay, plural } from "../dashboard/format.js";
-import { html, url, type SafeHtml } from "../dashboard/html.js";
+import { html, url } from "../dashboard/html.js";
+import { channelMail } from "./channel-templates.js";
+import { mail, when, type MailContext, type RenderedMail } from "./mail-parts.js";
 
-/** A mail ready for the transport. */
-export interface RenderedMail {
-  subject: string;
-  text: string;
-  html: string;
-}
-
-/** What every template knows besides the mail's payload. */
-export interface MailContext {
-  ownerName: string;
-  /** Where links into the dashboard start (`serve --base-url`, else the URL serve prints); no trailing slash. */
-  baseUrl: string;
-}
+export type { MailContext, RenderedMail } from "./mail-parts.js";
 
 /** The payload of an invite or a reset mail. */
 export interface LinkPayload {
@@ -124,21 +113,6 @@ function recoveredMail({ data }: CalendarRecoveredEvent, { baseUrl }: MailContex
     html`<p>The ${channel} calendar of <strong>${calendar.propertyName}</strong> synced again after ${data.consecutiveFailures} failures in a row.</p>
 <p><a href="$${url(link)}">Open the property</a></p>`,
   );
-}
-
-// Every mail ends the same way, saying why it came and where to stop it.
-export function mail(subject: string, lines: string[], body: SafeHtml): RenderedMail {
-  const footer = "You get this because you own properties on this calsync server. Choose which mails you get on the dashboard's Notifications page.";
-  const page = html`<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">
-${body}
-<p style="color: #666; font-size: 0.9em">${footer}</p>
-</body></html>`;
-  // A header is one line: a newline in a property name must not start another header.
-  return { subject: subject.replace(/[\r\n]+/g, " "), text: [...lines, "", "-- ", footer, ""].join("\n"), html: page.value };
-}
-
-export function when(iso: string): string {
-  return iso.replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC");
 }
 
 function nightCount(from: string, to: string): number {

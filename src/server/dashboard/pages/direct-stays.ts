@@ -1,19 +1,17 @@
 // Direct stays on the property page (CONTRACT §14): "Add booking" and "Block nights" in one form (the two
 // buttons send the kind), the property's upcoming direct stays with "Cancel stay", and the refusal in words.
-// Writes go through the API's resource functions with the runner's refresh of the property's calendars before a check.
-import { getRouterParam, type H3 } from "h3";
+// Writes go through the API's resource functions with the runner's refresh of the property's calendars before a
+// check; the form's POST is stay-add.ts, which draws the property page again on a refusal (this file is part of it),
+// and Cancel stay is stay-cancel.ts.
 import { addDays, todayAt } from "../../../engine/nights.js";
-import { createDirectStay, type ResourceContext, type ResourceFailure } from "../../../resources/index.js";
+import type { ResourceContext } from "../../../resources/index.js";
 import { MAX_NOTE, MAX_SUMMARY } from "../../../resources/validate.js";
-import type { NightsConflict, RefreshWarning, ReservationSource, Reservation } from "../../../resource-types.js";
+import type { NightsConflict, ReservationSource, Reservation } from "../../../resource-types.js";
 import type { Property, Store } from "../../../store/types.js";
-import { ownerAction, redirectWithFlash, type DashboardContext, type Visit } from "../context.js";
+import type { DashboardContext, Visit } from "../context.js";
 import { plural, shortDay } from "../format.js";
 import { html, url, type SafeHtml } from "../html.js";
-import { csrfField, flashAt, flashMessage, type Flash } from "../layout.js";
-import { ownedProperty } from "../owned.js";
-import { notFoundPage } from "./errors.js";
-import { propertyPage } from "./property.js";
+import { csrfField, flashAt, flashMessage } from "../layout.js";
 
 /** What the stay form sent, shown again with why it was refused. */
 export interface StayForm {
@@ -25,31 +23,6 @@ export interface StayForm {
   refusal: string;
   /** The form field at fault (422). */
   field?: "arrival" | "departure" | "summary" | "note";
-}
-
-/** Adds POST /properties/<id>/stays (Cancel stay is stay-cancel.ts). */
-export function registerDirectStays(app: H3, ctx: DashboardContext): void {
-  app.post(
-    "/properties/:id/stays",
-    ownerAction(ctx, async (event, visit, form) => {
-      const property = await ownedProperty(ctx.store, visit.owner.id, getRouterParam(event, "id"));
-      if (!property) return notFoundPage(visit);
-      const typed = { arrival: text(form, "arrival"), departure: text(form, "departure"), summary: text(form, "summary"), note: text(form, "note") };
-      const kind = form.get("kind") === "block" ? "block" : "booking";
-      // Empty fields are left out, so the check says "arrival is required" and the summary gets its default.
-      const body = { kind, ...Object.fromEntries(Object.entries(typed).filter(([, value]) => value !== "")) };
-      const made = await createDirectStay(resourceContext(ctx), { ownerId: visit.owner.id, propertyId: property.id, body });
-      const stale = await staleNote(ctx.store, property, made.ok ? made.warnings : (made.warnings ?? []));
-      if (!made.ok) {
-        const refusal = refusalOf(made, typed);
-        return propertyPage(ctx, visit, property, undefined, { ...typed, ...refusal, refusal: `${refusal.refusal}${stale}` });
-      }
-      const stay = made.reservation;
-      const what = `${stay.kind === "block" ? "Blocked" : "Added a booking for"} ${nightsText(stay.arrival, stay.departure)}`;
-      const flash: Flash = { tone: stale ? "warn" : "ok", text: `${what}.${stale}`, at: "direct-stays" };
-      return redirectWithFlash(visit, `/properties/${property.id}#direct-stays`, flash);
-    }),
-  );
 }
 
 /** The section of the property page: the form (with a refusal), and the upcoming direct stays. */
@@ -127,27 +100,7 @@ export function channelName(source: ReservationSource): string {
   return CHANNEL_NAMES[source] ?? source.charAt(0).toUpperCase() + source.slice(1);
 }
 
-const FIELD_LABELS = { arrival: "Arrival", departure: "Departure", summary: "Summary", note: "Note" } as const;
-
-function refusalOf(f: ResourceFailure, typed: { arrival: string; departure: string }): Pick<StayForm, "status" | "refusal" | "field"> {
-  if (f.code === "nights_unavailable" && f.conflicts) return { status: 409, refusal: refusalText(typed.arrival, typed.departure, f.conflicts) };
-  const field = f.field && f.field in FIELD_LABELS ? (f.field as keyof typeof FIELD_LABELS) : undefined;
-  const refusal = field ? `${FIELD_LABELS[field]}: ${f.message.replace(new RegExp(`^${field}(: )?`), "").trim()}` : f.message;
-  return { status: f.status === 422 || f.status === 404 || f.status === 400 ? f.status : 422, refusal, ...(field ? { field } : {}) };
-}
-
-// The calendars the refresh could not bring up to date (CONTRACT §14 `calendar_not_refreshed`), by channel.
-async function staleNote(store: Store, property: Property, warnings: RefreshWarning[]): Promise<string> {
-  if (warnings.length === 0) return "";
-  const calendars = await store.listCalendars({ propertyId: property.id });
-  const names = warnings.map((w) => {
-    const calendar = calendars.find((c) => c.id === w.calendarId);
-    return calendar ? channelName(calendar.source) : "a calendar";
-  });
-  return ` Note: ${names.join(", ")} could not be refreshed just now, so ${warnings.length === 1 ? "its" : "their"} nights were checked as last synced.`;
-}
-
-/** The API's resource functions with the runner's refresh of the property's calendars before a check. */
+/** The API's resource functions with the runner's refresh of the property's calendars. */
 export function resourceContext(ctx: DashboardContext): ResourceContext {
   return { store: ctx.store, refresh: ctx.runner.refresh, now: ctx.now };
 }
@@ -163,8 +116,4 @@ async function upcomingDirectStays(store: Store, property: Property, now: Date):
     if (page.length < 500) return stays;
     after = { arrival: page.at(-1)!.arrival, id: page.at(-1)!.id };
   }
-}
-
-function text(form: URLSearchParams, name: string): string {
-  return (form.get(name) ?? "").trim();
 }

@@ -3,8 +3,8 @@
 // response, or run after it. A holder killed mid-run blocks nobody for longer than the lease.
 import { hostname } from "node:os";
 import { newId, randomBase62 } from "../ids.js";
-import type { Store, SyncLease } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
+import type { Store, SyncLease } from "./types.js";
 
 /** How long a lease lasts without renewal; renewed every third of it. */
 export const DEFAULT_LEASE_MS = 15_000;

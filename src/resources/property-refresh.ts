@@ -8,9 +8,9 @@ import type { HostBackoffs } from "../engine/host-backoff.js";
 import type { SyncStore } from "../engine/store-port.js";
 import { syncOwner, type SyncOwnerOptions } from "../engine/sync.js";
 import type { RefreshWarning } from "../resource-types.js";
+import { runWithOwnerLease, type LeaseStore } from "../store/owner-lease.js";
 import type { Calendar, Store, SyncLease } from "../store/types.js";
 import type { SyncResponse } from "../types.js";
-import { runWithOwnerLease, type LeaseStore } from "./owner-lease.js";
 
 /** How long a direct stay's check waits for its refresh by default (`--refresh-timeout`). */
 export const DEFAULT_REFRESH_TIMEOUT_MS = 8_000;
