@@ -94,7 +94,7 @@ describe.skipIf(!HAS_CHROMIUM)("dashboard accessibility (axe-core)", () => {
     for (const width of WIDTHS) {
       const page = await pageAt(width);
       await signIn(page, "emil@example.com");
-      for (const target of ["/properties", "/settings/profile", "/settings/tokens", "/webhooks"]) {
+      for (const target of ["/properties", "/settings/profile", "/settings/tokens", "/webhooks", "/cleaning"]) {
         await page.goto(`${server.url}${target}`);
         found.push(...(await problems(page, target, width)));
       }
@@ -121,7 +121,7 @@ describe.skipIf(!HAS_CHROMIUM)("dashboard accessibility (axe-core)", () => {
       await page.getByRole("button", { name: "Sync now" }).click();
       await page.getByRole("heading", { name: "Sync results" }).waitFor();
       found.push(...(await problems(page, "sync results", width)));
-      for (const target of ["/properties", `/properties/${loft.id}`, `/properties/${loft.id}/timeline`, "/webhooks"]) {
+      for (const target of ["/properties", `/properties/${loft.id}`, `/properties/${loft.id}/timeline`, "/webhooks", "/cleaning"]) {
         await page.goto(`${server.url}${target}`);
         found.push(...(await problems(page, target, width)));
       }

@@ -7,6 +7,9 @@ import { registerCalendarForms } from "./pages/calendars.js";
 import { registerForgotPassword } from "./pages/forgot-password.js";
 import { registerInvite } from "./pages/invite.js";
 import { registerNotifications } from "./pages/notifications.js";
+import { registerCleaning } from "./pages/cleaning.js";
+import { registerPropertySettings } from "./pages/property-settings.js";
+import { registerOwnerCalendarSettings } from "./pages/owner-calendar-section.js";
 import { registerProfile } from "./pages/profile.js";
 import { registerProperties } from "./pages/properties.js";
 import { registerProperty } from "./pages/property.js";
@@ -38,6 +41,9 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
   registerWebhooks(app, ctx);
   registerForgotPassword(app, ctx);
   registerNotifications(app, ctx);
+  registerCleaning(app, ctx);
+  registerPropertySettings(app, ctx);
+  registerOwnerCalendarSettings(app, ctx);
 }
 
 /**

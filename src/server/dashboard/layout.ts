@@ -27,6 +27,7 @@ export interface LayoutVisit {
  */
 const NAVIGATION: ReadonlyArray<{ href: string; label: string; section?: string }> = [
   { href: "/properties", label: "Properties" },
+  { href: "/cleaning", label: "Cleaning" },
   // A shortcut to the API tokens section of Settings, kept where owners learned to look.
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/webhooks", label: "Webhooks" },

@@ -337,6 +337,21 @@ export const MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE owners ADD COLUMN mail_channels INTEGER NOT NULL DEFAULT 1;
   `,
+  // 14 (issue 38, CONTRACT §18 "Turnovers"): a property's check-in and check-out times (HH:MM in its zone),
+  // the nights kept free around every booking, its cleaners' addresses (a JSON array of at most 5), and the
+  // secrets of the cleaning feeds (one per property, one per owner) and of the owner's own calendar.
+  `
+  ALTER TABLE properties ADD COLUMN check_in_time TEXT NOT NULL DEFAULT '15:00';
+  ALTER TABLE properties ADD COLUMN check_out_time TEXT NOT NULL DEFAULT '11:00';
+  ALTER TABLE properties ADD COLUMN buffer_nights INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE properties ADD COLUMN cleaner_emails TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE properties ADD COLUMN cleaning_token TEXT;
+  CREATE UNIQUE INDEX properties_cleaning_token ON properties(cleaning_token);
+  ALTER TABLE owners ADD COLUMN cleaning_token TEXT;
+  CREATE UNIQUE INDEX owners_cleaning_token ON owners(cleaning_token);
+  ALTER TABLE owners ADD COLUMN calendar_token TEXT;
+  CREATE UNIQUE INDEX owners_calendar_token ON owners(calendar_token);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -60,6 +60,7 @@ function copyBeforeSchemaSteps(db: Database, path: string): void {
 function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<Store>> {
   return {
     owners: async () => (await import("./owners.js")).ownerQueries(db),
+    feedSecrets: async () => (await import("./feed-secrets.js")).feedSecretQueries(db),
     tokens: async () => (await import("./tokens.js")).tokenQueries(db),
     properties: async () => (await import("./properties.js")).propertyQueries(db),
     calendars: async () => (await import("./calendars.js")).calendarQueries(db),
@@ -86,7 +87,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
 
 type Group =
   | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "channelLinks" | "syncPort" | "syncRuns" | "sessions"
-  | "webhooks" | "mail" | "syncLeases" | "hostBackoffs" | "directStays" | "connection";
+  | "webhooks" | "mail" | "syncLeases" | "hostBackoffs" | "directStays" | "connection" | "feedSecrets";
 
 /** The group of every method of the store (the compiler checks that none is missing). */
 const GROUP_OF = {
@@ -117,6 +118,10 @@ const GROUP_OF = {
   listReservations: "reservations",
   propertyFeedReservations: "reservations",
   availabilityReservations: "reservations",
+  turnoverBookings: "reservations",
+  feedSecret: "feedSecrets",
+  findFeedSecret: "feedSecrets",
+  ownerCalendarReservations: "feedSecrets",
   recordOutboundFetch: "outboundFetches",
   propertyOutboundFetches: "outboundFetches",
   channelLinks: "channelLinks",

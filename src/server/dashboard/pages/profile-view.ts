@@ -7,6 +7,7 @@ import { csrfField, flashAt, flashMessage, type Flash } from "../layout.js";
 import { MIN_PASSWORD_LENGTH } from "../passwords.js";
 import { settingsLayout } from "../settings.js";
 import { newTokenCard, tokenSection, type TokensState } from "./token-section.js";
+import { ownerCalendarSection } from "./owner-calendar-section.js";
 
 /** What the Profile page shows besides the account: a password form's error, the token section's state. */
 export interface ProfileState {
@@ -41,6 +42,7 @@ ${state.tokens?.created ? newTokenCard(visit, state.tokens.created) : html``}
     <button type="submit" class="button primary">Change password</button>
   </form>
 </section>
+${await ownerCalendarSection(ctx, visit)}
 <section id="api-tokens" class="settings-section" aria-labelledby="api-tokens-heading">
   <h2 id="api-tokens-heading">API tokens</h2>
   ${flashAt(visit, "api-tokens")}

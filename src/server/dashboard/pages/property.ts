@@ -14,6 +14,7 @@ import { previewCard, type CalendarPreview } from "./calendar-preview.js";
 import { channelsSection } from "./channels-section.js";
 import { directStaysSection, type StayForm } from "./direct-stays.js";
 import { embedSection } from "./embed-snippet.js";
+import { turnoverSettingsSection } from "./property-settings.js";
 import { notFoundPage } from "./errors.js";
 import { syncNowForm } from "./sync-now.js";
 
@@ -57,7 +58,8 @@ ${await channelsSection(ctx, visit, property)}
 ${await directStaysSection(ctx, visit, property, stay)}
 ${form?.preview ? previewCard(visit, property, form, form.preview) : addCalendarForm(visit, property, form)}
 ${feedSection(visit, property)}
-${embedSection(visit, property)}`;
+${embedSection(visit, property)}
+${turnoverSettingsSection(visit, property)}`;
   return htmlResponse(form?.error ? 422 : (stay?.status ?? 200), layout({ title: property.name, body, visit }));
 }
 

@@ -27,7 +27,7 @@ export function registerTimeline(app: H3, ctx: DashboardContext): void {
         ctx.store.listCalendars({ propertyId: property.id, includeDirect: true }),
         ctx.store.listReservations({ propertyId: property.id, status: "active" }),
       ]);
-      const timeline = buildTimeline({ calendars, reservations, today: todayAt(ctx.now(), property.timeZone), days: TIMELINE_DAYS });
+      const timeline = buildTimeline({ calendars, reservations, today: todayAt(ctx.now(), property.timeZone), days: TIMELINE_DAYS, bufferNights: property.bufferNights });
       const exposed = await exposedRows(ctx, property, timeline.days);
       const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/properties">Overview</a> <span aria-hidden="true">/</span>
   <a href="$${url(`/properties/${property.id}`)}">${property.name}</a> <span aria-hidden="true">/</span> Timeline</nav>
@@ -92,8 +92,9 @@ function barView(source: string, bar: TimelineBar): SafeHtml {
   const what = bar.summary.replace(/^reserved\s*[-:–]\s*/i, "") || (bar.kind === "block" ? "Blocked" : "Booked");
   // An echo is the channel closing nights calsync's feed gave it: a block, and whose stay it repeats.
   const echo = bar.echoOf ? `echo of ${bar.echoOf.source ? `${bar.echoOf.source} stay` : "a stay no longer active"}` : "";
-  const detail = `${source} · ${what} · ${shortDay(bar.from)} → ${shortDay(bar.to)} (${nights})${bar.conflict ? " · double booking" : ""}${echo ? ` · ${echo}` : ""}`;
-  return html`<div class="${classes}" title="${detail}">${bar.conflict ? html`<span aria-hidden="true">⚠ </span>` : html``}<span class="bar-text">${what}</span><span class="visually-hidden">, ${shortDay(bar.from)} to ${shortDay(bar.to)}, ${nights}${bar.conflict ? ", double booking" : ""}${echo ? `, ${echo}` : ""}</span></div>`;
+  const tight = bar.tight ? "tight turnover" : "";
+  const detail = `${source} · ${what} · ${shortDay(bar.from)} → ${shortDay(bar.to)} (${nights})${bar.conflict ? " · double booking" : ""}${tight ? ` · ${tight}` : ""}${echo ? ` · ${echo}` : ""}`;
+  return html`<div class="${classes}${tight ? " tight" : ""}" title="${detail}">${bar.conflict ? html`<span aria-hidden="true">⚠ </span>` : html``}<span class="bar-text">${what}</span><span class="visually-hidden">, ${shortDay(bar.from)} to ${shortDay(bar.to)}, ${nights}${bar.conflict ? ", double booking" : ""}${tight ? `, ${tight}` : ""}${echo ? `, ${echo}` : ""}</span></div>`;
 }
 
 function conflictBar(conflict: TimelineConflict): SafeHtml {
