@@ -15,6 +15,7 @@ const tasks = {
   stall: async () => (await import("./stall.js")).runStall(config),
   fetch: async () => (await import("./fetch-overhead.js")).runFetchOverhead(config),
   resources: async () => (await import("./resources.js")).runResources(config),
+  turnovers: async () => (await import("./turnovers.js")).runTurnovers(config),
   cliSync: async () => (await import("./cli-sync.js")).runCliSync(config),
   channels: async () => (await import("./channel-reads.js")).runChannelReads(config),
   backup: async () => (await import("./backup.js")).runBackup(config),

@@ -16,6 +16,9 @@ const TARGETS = [
   { id: "directStayCreate", label: "direct stay with a fresh check ≤ 1.2 × one sync of its property", bound: 1.2, unit: "×" },
   { id: "availability365", label: "availability, 365 nights, 500 stays ≤ 5 ms server time", bound: 5, unit: "ms" },
   { id: "listPage500", label: "a list page of 500 reservations ≤ 10 ms server time", bound: 10, unit: "ms" },
+  { id: "turnovers5000", label: "turnovers, 50 properties, 5,000 stays, 90 days ≤ 20 ms server time", bound: 20, unit: "ms" },
+  { id: "cleaningFeed", label: "cleaning feed ≤ 1.2 × the outbound feed's time, same property", bound: 1.2, unit: "×" },
+  { id: "ownerCalendar", label: "owner's calendar ≤ 1.2 × the outbound feed's time, same property", bound: 1.2, unit: "×" },
   // Issue 37: a read of a channel link adds ≤ 0.2 ms to the outbound answer; the channels answer ≤ 5 ms.
   { id: "channelReadAdded", label: "recording a channel link's read adds ≤ 0.2 ms server time", bound: 0.2, unit: "ms" },
   { id: "channelsAnswer", label: "channels answer, 5 links and 500 stays ≤ 5 ms server time", bound: 5, unit: "ms" },
@@ -23,7 +26,7 @@ const TARGETS = [
 ];
 
 /** Builds the results document from the run's options and the children's answers. */
-export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync, backup, channelReads }) {
+export function buildResults({ options, startedAt, durationS, scale, server, instances, cpu, rss, startup, exits, stall, fetchOverhead, resources, cliSync, turnovers, backup, channelReads }) {
   const series = scale.map(({ n, floorBefore, floorAfter, run }) => {
     const floorMs = (floorBefore.passesMs[0] + floorAfter.passesMs[0]) / 2;
     const against = (t) => ({ ...t, ratio: round(t.ms / floorMs, 3), msPerCalendar: round(t.ms / n, 3), cpuMsPerCalendar: round(t.cpuMs / n, 3) });
@@ -53,6 +56,9 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     directStayCreate: resources?.createOverSync ?? null,
     availability365: resources?.availabilityMs ?? null,
     listPage500: resources?.pageMs ?? null,
+    turnovers5000: turnovers?.turnoversMs ?? null,
+    cleaningFeed: turnovers?.cleaningOverOutbound ?? null,
+    ownerCalendar: turnovers?.ownerCalendarOverOutbound ?? null,
     backupBlockMax: backup?.maxMs ?? null,
     channelReadAdded: channelReads?.addedMs ?? null,
     channelsAnswer: channelReads?.channelsAnswerMs ?? null,
@@ -74,6 +80,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     ...(stall?.checks ?? []).map((c) => ({ ...c, what: `stall: ${c.what}` })),
     ...(resources?.checks ?? []).map((c) => ({ ...c, what: `resources: ${c.what}` })),
     ...(cliSync?.checks ?? []).map((c) => ({ ...c, what: `cli: ${c.what}` })),
+    ...(turnovers?.checks ?? []).map((c) => ({ ...c, what: `turnovers: ${c.what}` })),
     ...(backup?.checks ?? []).map((c) => ({ ...c, what: `backup: ${c.what}` })),
     ...(channelReads?.checks ?? []).map((c) => ({ ...c, what: `channels: ${c.what}` })),
   ];
@@ -93,6 +100,7 @@ export function buildResults({ options, startedAt, durationS, scale, server, ins
     stall,
     fetchOverhead,
     resources,
+    turnovers,
     cliSync,
     backup,
     channelReads,

@@ -31,7 +31,7 @@ const { values: flags } = parseArgs({
   },
 });
 /** The parts of a run, in the order they run; `--only` picks some. */
-const PARTS = ["scale", "server", "instances", "cpu", "resources", "rss", "cli", "startup", "exits", "stall", "fetch", "backup", "channels"];
+const PARTS = ["scale", "server", "instances", "cpu", "resources", "turnovers", "rss", "cli", "startup", "exits", "stall", "fetch", "backup", "channels"];
 if (flags.help) {
   process.stdout.write(
     "usage: node bench/run.js [--full] [--json] [--latency MS] [--hosts 1-8] [--sizes 100,1000] [--cpu-prof]\n" +
@@ -67,6 +67,7 @@ let server;
 let instances;
 let cpu;
 let resources;
+let turnovers;
 let cliSync;
 const rss = [];
 try {
@@ -90,6 +91,8 @@ try {
   if (runs("cpu")) cpu = await runChild("cpu", {}, 120_000, "cpu");
   if (runs("resources")) progress("resources: a direct stay's fresh check against one sync; availability and a list page of 500");
   if (runs("resources")) resources = await runChild("resources", { origins: host.origins, set: "res" }, 180_000, "resources");
+  if (runs("turnovers")) progress("turnovers: 50 properties, 5,000 stays; the cleaning and owner feeds against the outbound feed");
+  if (runs("turnovers")) turnovers = await runChild("turnovers", {}, 300_000, "turnovers");
   for (const n of runs("rss") ? [1000, 5000] : []) {
     progress(`rss: first sync of N=${n}`);
     rss.push(await runChild("rss", { n, origins: host.origins, set: `rss${n}` }, 60_000 + n * (2 * latencyMs + 20), `rss-n${n}`));
@@ -147,6 +150,7 @@ const results = buildResults({
   fetchOverhead,
   resources,
   cliSync,
+  turnovers,
   channelReads,
   backup,
 });

@@ -29,6 +29,41 @@ export interface Property {
    */
   feedUrl: string | null;
   calendars: PropertyCalendar[];
+  /** Check-in and check-out times, `HH:MM` (24 h) in the property's zone (CONTRACT §18). */
+  checkInTime: string;
+  checkOutTime: string;
+  /** Nights kept free before every booking's arrival and after its departure (0–7). */
+  bufferNights: number;
+  /** The cleaners' addresses (at most 5), mailed about turnovers. */
+  cleanerEmails: string[];
+  /** The property's cleaning feed (a capability: share it with the cleaners only); null until made. */
+  cleaningUrl: string | null;
+}
+
+/** A turnover (CONTRACT §18): the departure date of an active booking and who arrives next. */
+export interface Turnover {
+  /** The departure date, `YYYY-MM-DD`, in the property's zone. */
+  date: string;
+  propertyId: string;
+  departingReservationId: string;
+  /** `HH:MM` in the property's zone. */
+  checkOutTime: string;
+  /** The next active booking's arrival on or after `date`, else null. */
+  nextArrival: { date: string; reservationId: string; checkInTime: string } | null;
+  /** The next guests arrive on `date`. */
+  sameDay: boolean;
+  /** The next arrival falls within the departing booking's buffer nights. */
+  tight: boolean;
+}
+
+/** A `PATCH /api/v1/properties/{id}` body: any of these, at least one (CONTRACT §18). */
+export interface PropertyUpdate {
+  name?: string;
+  timeZone?: string | null;
+  checkInTime?: string;
+  checkOutTime?: string;
+  bufferNights?: number;
+  cleanerEmails?: string[];
 }
 
 /** A reservation as the API shows it; `arrival`/`departure` are `YYYY-MM-DD` (departure exclusive). */

@@ -112,6 +112,21 @@ describe("timeline layout", () => {
     expect(timeline.conflicts).toEqual([]);
   });
 
+  it("marks a booking arriving within another's buffer nights as a tight turnover, never a double booking (CONTRACT §18)", () => {
+    const reservations = [
+      reservation("leaves", "cal_a", "2027-03-11", "2027-03-13"),
+      reservation("tight", "cal_b", "2027-03-13", "2027-03-15"),
+      reservation("later", "cal_a", "2027-03-17", "2027-03-19"),
+    ];
+    const tightIds = (bufferNights: number) =>
+      buildTimeline({ calendars, today: "2027-03-10", days: 20, reservations, bufferNights }).rows.flatMap((row) => row.lanes.flat().filter((bar) => bar.tight).map((bar) => bar.id));
+    expect(tightIds(1)).toEqual(["tight"]);
+    expect(tightIds(2)).toEqual(["tight"]);
+    expect(tightIds(3)).toEqual(["later", "tight"]);
+    expect(tightIds(0)).toEqual([]);
+    expect(buildTimeline({ calendars, today: "2027-03-10", days: 20, reservations, bufferNights: 2 }).conflicts).toEqual([]);
+  });
+
   it("marks the bookings of a double booking and the conflicting nights; blocks never conflict", () => {
     const timeline = buildTimeline({
       calendars,

@@ -12,7 +12,9 @@ import type {
   NightsConflict,
   Property,
   PropertyCalendar,
+  PropertyUpdate,
   RefreshWarning,
+  Turnover,
   Reservation,
   ReservationSource,
 } from "../src/sdk/index.js";
@@ -27,6 +29,8 @@ type Written = Omit<Schema<typeof schemas.writtenReservationSchema>, "warnings">
 
 const checks = {
   Property: true satisfies Same<Schema<typeof schemas.propertySchema>, Property>,
+  Turnover: true satisfies Same<Schema<typeof schemas.turnoverSchema>, Turnover>,
+  PropertyUpdate: true satisfies Same<Schema<typeof schemas.propertyUpdateSchema>, PropertyUpdate>,
   PropertyCalendar: true satisfies Same<Schema<typeof schemas.propertyCalendarSchema>, PropertyCalendar>,
   Reservation: true satisfies Same<Schema<typeof schemas.reservationSchema>, Reservation>,
   ReservationSource: true satisfies Same<Schema<typeof schemas.RESOURCE_SCHEMAS.ReservationSource>, ReservationSource>,

@@ -73,6 +73,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async (context) => (await import("./commands/availability.js")).availabilityCommand(context),
   },
   {
+    name: "turnovers",
+    description: "List turnovers: departures with their check-out time and the next arrival, same-day and tight ones marked",
+    options: true,
+    load: async (context) => (await import("./commands/turnovers.js")).turnoversCommand(context),
+  },
+  {
     name: "conflicts",
     description: "List double bookings: nights sold on two or more calendars of a property (today and later)",
     options: true,

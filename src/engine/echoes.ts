@@ -19,7 +19,7 @@ import type { CalendarSource } from "../types.js";
 import type { FeedEvent, Nights, StoredReservation } from "./model.js";
 import { datedEvent } from "./nights.js";
 import { runAtOnce, runInSlices } from "./slices.js";
-import type { OutboundReservation } from "./outbound-feed.js";
+import type { OutboundEvent, OutboundReservation } from "./outbound-feed.js";
 
 /** One event of the outbound feed as served: the reservation behind its UID (`<id>@calsync`) and its nights. */
 export interface ServedNights extends Nights {
@@ -146,8 +146,10 @@ function reissuedRows(events: readonly FeedEvent[], rows: ReadonlyMap<string, St
 }
 
 /** What the fetch log keeps of a served feed: the nights of `served` (in feed order) that have not ended by `today`. */
-export function fetchedNights(served: readonly OutboundReservation[], today: string): ServedNights[] {
-  return served.filter((r) => r.departure > today).map((r) => ({ reservationId: r.id, arrival: r.arrival, departure: r.departure }));
+export function fetchedNights(served: readonly (OutboundReservation | OutboundEvent)[], today: string): ServedNights[] {
+  return served
+    .filter((r) => r.departure > today)
+    .map((r) => ({ reservationId: "reservationId" in r ? r.reservationId : r.id, arrival: r.arrival, departure: r.departure }));
 }
 
 /** The reservation behind one served event with exactly `nights`, else behind the first of a run that covers exactly them. */

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import ical, { escape, ICalEventTransparency } from "ical-generator";
 import type { CalendarSource } from "../types.js";
 import type { ReservationKind, ReservationStatus } from "./model.js";
+import { addDays } from "./nights.js";
 
 /** A reservation as the outbound feed needs it; nothing about the guest on purpose. */
 export interface OutboundReservation {
@@ -28,6 +29,8 @@ export interface OutboundFeedInput {
   reservations: OutboundReservation[];
   /** Sources left out, so a channel never re-imports its own bookings. @default [] */
   exclude?: CalendarSource[];
+  /** Nights kept free before and after every booking (CONTRACT §18), exported on every link. @default 0 */
+  bufferNights?: number;
   /**
    * `DTSTAMP` of every event. Pass a time that changes only when the property's reservations do
    * (e.g. its last successful sync), so an unchanged feed is byte-identical and its ETag answers 304.
@@ -60,9 +63,9 @@ export function buildOutboundFeed(input: OutboundFeedInput): string {
     name: escape(input.propertyName, false),
   });
 
-  for (const event of servedReservations(input.reservations, input.exclude)) {
+  for (const event of outboundEvents(input.reservations, input.exclude, input.bufferNights)) {
     calendar.createEvent({
-      id: `${event.id}@calsync`,
+      id: event.uid,
       allDay: true,
       // UTC midnight: with no calendar time zone ical-generator formats dates with UTC getters,
       // so the machine's offset cannot move a night.
@@ -90,6 +93,48 @@ export function servedReservations<T extends OutboundReservation>(reservations: 
       // Input order must not change the body, or the ETag would change without the data changing.
       .sort((a, b) => compare(a.arrival, b.arrival) || compare(a.id, b.id))
   );
+}
+
+/** One event of the outbound feed: a served reservation's nights, or the buffer nights before or after a booking. */
+export interface OutboundEvent {
+  /** `<reservation id>@calsync`, or `<id>-before@calsync` / `<id>-after@calsync` for its buffer. */
+  uid: string;
+  /** The reservation behind the event (the booking a buffer surrounds). */
+  reservationId: string;
+  arrival: string;
+  departure: string;
+}
+
+/**
+ * Every event of a feed link, in feed order: the served reservations (`servedReservations`), and with
+ * `bufferNights` n the n nights before and after every active booking that is not an echo — the excluded
+ * source's own bookings too, so each channel keeps the buffer around its own sales (CONTRACT §18). Blocks
+ * get none. A buffer is its own event even where it touches or overlaps another: channels close each, and
+ * echo detection reads runs of touching events as one.
+ */
+export function outboundEvents(reservations: readonly OutboundReservation[], exclude: readonly CalendarSource[] = [], bufferNights = 0): OutboundEvent[] {
+  const events: OutboundEvent[] = servedReservations(reservations, exclude).map((r) => ({
+    uid: `${r.id}@calsync`,
+    reservationId: r.id,
+    arrival: r.arrival,
+    departure: r.departure,
+  }));
+  if (bufferNights > 0) {
+    for (const r of reservations) {
+      if (!takesBuffer(r)) continue;
+      events.push(
+        { uid: `${r.id}-before@calsync`, reservationId: r.id, arrival: addDays(r.arrival, -bufferNights), departure: r.arrival },
+        { uid: `${r.id}-after@calsync`, reservationId: r.id, arrival: r.departure, departure: addDays(r.departure, bufferNights) },
+      );
+    }
+  }
+  // Input order must not change the body, or the ETag would change without the data changing.
+  return events.sort((a, b) => compare(a.arrival, b.arrival) || compare(a.uid, b.uid));
+}
+
+/** True for a reservation that keeps buffer nights around it: an active booking that is not an echo. */
+export function takesBuffer(r: { kind: ReservationKind; status: ReservationStatus; echoOf?: string | null }): boolean {
+  return r.kind === "booking" && r.status === "active" && !r.echoOf;
 }
 
 /** Strong ETag (quoted SHA-256 of the body, base64url) for `ETag` / `If-None-Match`. */

@@ -30,6 +30,20 @@ export function readPropertyCursor(cursor: string): { name: string; id: string }
   return { name, id };
 }
 
+/** A cursor after the turnover (date, departing reservation id). */
+export function turnoverCursor(row: { date: string; departingReservationId: string }): string {
+  return encode(["t", row.date, row.departingReservationId]);
+}
+
+/** The (date, id) a turnover cursor names, or undefined when it is not one. */
+export function readTurnoverCursor(cursor: string): { date: string; id: string } | undefined {
+  const value = decode(cursor);
+  if (!Array.isArray(value) || value.length !== 3 || value[0] !== "t") return undefined;
+  const [, date, id] = value as unknown[];
+  if (typeof date !== "string" || dateProblem(date) || typeof id !== "string" || !ID.test(id)) return undefined;
+  return { date, id };
+}
+
 const ID = /^[A-Za-z0-9_]{1,64}$/;
 
 function encode(value: unknown): string {

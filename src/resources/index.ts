@@ -6,3 +6,6 @@ export { listProperties, retrieveProperty, listReservations, propertyAvailabilit
 export { failureBody, stayAnswer, type ResourceFailure, type ResourceResult, type StayResult } from "./answers.js";
 export { MAX_AVAILABILITY_NIGHTS, MAX_STAY_NIGHTS, MAX_LIMIT, DEFAULT_LIMIT } from "./validate.js";
 export { propertyChannels, channelsOf, type ChannelsInput } from "./channels.js";
+export { updateProperty } from "./property-update.js";
+export { readPropertyChanges, readCleanerEmails, timeProblem, MAX_BUFFER_NIGHTS, MAX_CLEANER_EMAILS } from "./property-settings.js";
+export { listTurnovers, DEFAULT_TURNOVER_DAYS, MAX_TURNOVER_DAYS } from "./turnovers.js";

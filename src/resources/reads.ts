@@ -1,6 +1,5 @@
 // The read side of API v1's resources (CONTRACT §14): properties, a property's reservations page by page,
 // and which nights are free. Every door (API, CLI, dashboard) reads through these.
-import { availabilityNights } from "../engine/availability.js";
 import { availabilityRange } from "../engine/availability-range.js";
 import { maskUrl } from "../engine/mask-url.js";
 import { todayAt } from "../engine/nights.js";
@@ -8,6 +7,7 @@ import type { Availability, Page, Property, Reservation } from "../resource-type
 import type { Property as StoredProperty, Store } from "../store/types.js";
 import { failure, type ResourceResult } from "./answers.js";
 import { propertyCursor, readPropertyCursor, readReservationCursor, reservationCursor } from "./cursor.js";
+import { propertyNights } from "./property-nights.js";
 import { readLimit, readListQuery } from "./validate.js";
 
 /** Query values as a door received them (strings, or absent). */
@@ -60,21 +60,22 @@ export async function propertyAvailability(
   const range = availabilityRange({ from: input.query.from ?? null, to: input.query.to ?? null }, todayAt(input.now ?? new Date(), property.timeZone));
   if (!range.ok) return badRequest({ name: range.parameter, message: range.message });
   const { from, to } = range;
-  const { reservations, echoTargets } = await store.availabilityReservations(property.id, { from, to });
-  const targetStatus = new Map(echoTargets.map((t) => [t.id, t.status]));
-  const nights = availabilityNights(reservations, { from, to, targetStatus });
+  const nights = await propertyNights(store, property, { from, to });
   return { ok: true, value: { propertyId: property.id, timeZone: property.timeZone, from, to, nights } };
 }
 
-async function ownedProperty(store: Store, ownerId: string, propertyId: string): Promise<StoredProperty | undefined> {
+export async function ownedProperty(store: Store, ownerId: string, propertyId: string): Promise<StoredProperty | undefined> {
   const property = await store.getProperty(propertyId);
   return property && property.ownerId === ownerId ? property : undefined;
 }
 
 // A read shows the feed token as stored and never makes one: a feed the owner switched off stays off, and a
-// property never published gets no public URL until the owner asks for it (CONTRACT §14).
-async function propertyOf(store: Store, property: StoredProperty, feedBase: string): Promise<Property> {
-  const calendars = await store.listCalendars({ propertyId: property.id, includeDirect: true });
+// property never published gets no public URL until the owner asks for it (CONTRACT §14). Nor a cleaning link (§18).
+export async function propertyOf(store: Store, property: StoredProperty, feedBase: string): Promise<Property> {
+  const [calendars, cleaningToken] = await Promise.all([
+    store.listCalendars({ propertyId: property.id, includeDirect: true }),
+    store.feedSecret("property-cleaning", property.id, "read"),
+  ]);
   const token = property.feedToken;
   return {
     id: property.id,
@@ -90,6 +91,11 @@ async function propertyOf(store: Store, property: StoredProperty, feedBase: stri
       consecutiveFailures: c.consecutiveFailures,
       failingSince: c.failingSince,
     })),
+    checkInTime: property.checkInTime,
+    checkOutTime: property.checkOutTime,
+    bufferNights: property.bufferNights,
+    cleanerEmails: property.cleanerEmails,
+    cleaningUrl: cleaningToken === null ? null : `${feedBase.replace(/\/+$/, "")}/cleaning/${cleaningToken}.ics`,
   };
 }
 

@@ -6,6 +6,7 @@ import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } 
 import { postJson, requestJson } from "./request.js";
 import { Properties } from "./resources/properties.js";
 import { Reservations } from "./resources/reservations.js";
+import { Turnovers } from "./resources/turnovers.js";
 
 export type { RequestOptions } from "./call-options.js";
 
@@ -31,6 +32,8 @@ export class CalsyncClient {
   readonly properties: Properties;
   /** Reservations of a property, and direct stays (CONTRACT §14). */
   readonly reservations: Reservations;
+  /** Turnovers: departures and the next arrivals, for the cleaning (CONTRACT §18). */
+  readonly turnovers: Turnovers;
   readonly #options: ResolvedClientOptions;
 
   /** Throws `CalsyncError` when no API key is given or found, or an option is unusable. */
@@ -43,6 +46,7 @@ export class CalsyncClient {
     const send = (request: Parameters<typeof requestJson>[1]) => requestJson(this.#options, request);
     this.properties = new Properties(send);
     this.reservations = new Reservations(send);
+    this.turnovers = new Turnovers(send);
   }
 
   async #sync(callOptions: RequestOptions = {}): Promise<SyncResponse> {

@@ -5,6 +5,7 @@ export type { WriteOptions } from "./call-options.js";
 export { CursorPage, PagePromise } from "./pagination.js";
 export { Properties, type AvailabilityParams, type PropertyListParams } from "./resources/properties.js";
 export { Reservations, type ReservationListParams } from "./resources/reservations.js";
+export { Turnovers, type TurnoverListParams } from "./resources/turnovers.js";
 export type { ClientOptions, FetchLike } from "./options.js";
 export {
   APIError,
@@ -34,7 +35,9 @@ export type {
   Page,
   Property,
   PropertyCalendar,
+  PropertyUpdate,
   RefreshWarning,
+  Turnover,
   Reservation,
   ReservationSource,
   TokenScope,

@@ -16,6 +16,8 @@ import type { ServerMetrics } from "./metrics.js";
 import { registerMetricsRoute } from "./metrics-route.js";
 import { registerOpenApiRoute } from "./openapi/route.js";
 import { maskFeedPath, registerOutboundFeedRoute } from "./outbound-route.js";
+import { registerCleaningFeedRoute } from "./cleaning-route.js";
+import { registerOwnerCalendarRoute } from "./owner-calendar-route.js";
 import { DEFAULT_API_RATE_LIMIT, DEFAULT_RATE_LIMIT, memoryRateLimiter, withRateLimitPolicy, type TokenRateLimiter } from "./rate-limit.js";
 import { requestIdOf } from "./request-id.js";
 import { SYNC_PATH } from "./routes.js";
@@ -162,7 +164,9 @@ export function createApp(options: AppOptions): H3 {
 
   registerOpenApiRoute(app, (event) => stateOf(event).requestId);
   if (options.metrics) registerMetricsRoute(app, options.metrics, (event) => stateOf(event).requestId);
+  registerOwnerCalendarRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId, now });
   registerOutboundFeedRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId, now });
+  registerCleaningFeedRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId, now });
   registerAvailabilityRoute(app, { store: options.store, requestIdOf: (event) => stateOf(event).requestId, now });
   registerEmbedRoute(app);
   if (dashboard) {

@@ -2,7 +2,7 @@
 // `<calsync-availability>` on pages of any origin. The outbound feed's token is the capability, so rotating
 // the feed URL rotates this one too; the answer holds dates and `available` only, nothing about who or where.
 import type { H3, H3Event } from "h3";
-import { availabilityNights } from "../engine/availability.js";
+import { propertyNights } from "../resources/property-nights.js";
 import { availabilityRange } from "../engine/availability-range.js";
 import { todayAt } from "../engine/nights.js";
 import type { Store } from "../store/types.js";
@@ -45,10 +45,8 @@ export function registerAvailabilityRoute(app: H3, options: AvailabilityRouteOpt
     const range = availabilityRange({ from: query.get("from"), to: query.get("to") }, today);
     if (!range.ok) return errorResponse(400, "bad_request", requestId, CORS, range.message);
 
-    const { reservations, echoTargets } = await options.store.availabilityReservations(property.id, range);
-    const targetStatus = new Map(echoTargets.map((t) => [t.id, t.status]));
     // Picked field by field: the rule's reservation ids must never reach a public answer.
-    const nights = availabilityNights(reservations, { ...range, targetStatus }).map(({ date, available }) => ({ date, available }));
+    const nights = (await propertyNights(options.store, property, range)).map(({ date, available }) => ({ date, available }));
     const body = JSON.stringify({ from: range.from, to: range.to, nights } satisfies PublicAvailability);
 
     const etag = strongEtag(body);

@@ -65,11 +65,13 @@ export function registerOutboundFeedRoute(app: H3, options: OutboundFeedRouteOpt
   });
 }
 
-/** The request path with any feed token (the outbound feed's, the availability feed's) replaced by `***`, for access logs. */
+/** The request path with any feed token (the outbound feed's, the availability feed's, a cleaning feed's) replaced by `***`, for access logs. */
 export function maskFeedPath(path: string): string {
   return path
-    .replace(/\/ical\/([^/]+)/gi, (_match, file: string) => `/ical/***${/\.ics$/i.test(file) ? ".ics" : ""}`)
-    .replace(/\/availability\/([^/]+)/gi, (_match, file: string) => `/availability/***${/\.json$/i.test(file) ? ".json" : ""}`);
+    .replace(/\/ical\/owner\/([^/]+)/gi, (_match, file: string) => `/ical/owner/***${/\.ics$/i.test(file) ? ".ics" : ""}`)
+    .replace(/\/ical\/(?!owner\/)([^/]+)/gi, (_match, file: string) => `/ical/***${/\.ics$/i.test(file) ? ".ics" : ""}`)
+    .replace(/\/availability\/([^/]+)/gi, (_match, file: string) => `/availability/***${/\.json$/i.test(file) ? ".json" : ""}`)
+    .replace(/\/cleaning\/([^/]+)/gi, (_match, file: string) => `/cleaning/***${/\.ics$/i.test(file) ? ".ics" : ""}`);
 }
 
 // The last path segment, so the route works mounted under a prefix too.

@@ -1,5 +1,5 @@
 // One property's outbound feed as both doors hand it out (`GET /ical/…` and `calsync export`): same bytes, same ETag.
-import { buildOutboundFeed, outboundFeedEtag, servedReservations, type OutboundReservation } from "../engine/outbound-feed.js";
+import { buildOutboundFeed, outboundEvents, outboundFeedEtag, type OutboundEvent } from "../engine/outbound-feed.js";
 import type { Property, Store } from "../store/types.js";
 import { CALENDAR_SOURCES, type CalendarSource } from "../types.js";
 
@@ -13,8 +13,8 @@ export interface PropertyFeed {
   lastModified: Date;
   /** Events in the feed. */
   events: number;
-  /** The reservations behind those events, in feed order (for the fetch log). */
-  served: OutboundReservation[];
+  /** Those events with the reservations behind them, in feed order (for the fetch log); buffer nights included. */
+  served: OutboundEvent[];
 }
 
 /** Renders `property`'s outbound feed from the store, leaving out the `exclude` sources. */
@@ -28,9 +28,10 @@ export async function renderPropertyFeed(store: Store, property: Property, exclu
     propertyName: property.name,
     reservations,
     exclude,
+    bufferNights: property.bufferNights,
     now: lastModified,
   });
-  const served = servedReservations(reservations, exclude);
+  const served = outboundEvents(reservations, exclude, property.bufferNights);
   return { body, etag: outboundFeedEtag(body), lastModified, events: served.length, served };
 }
 

@@ -24,5 +24,11 @@ export const CHANNELS_PATH = "/api/v1/properties/:id/channels";
 /** `PATCH` or `DELETE` one direct stay. */
 export const RESERVATION_PATH = "/api/v1/reservations/:id";
 
+/** A property's turnovers (CONTRACT §18). */
+export const PROPERTY_TURNOVERS_PATH = "/api/v1/properties/:id/turnovers";
+
+/** The turnovers of all of the token owner's properties (CONTRACT §18). */
+export const TURNOVERS_PATH = "/api/v1/turnovers";
+
 /** A route pattern as the OpenAPI document and messages write it: `/api/v1/properties/:id` → `/api/v1/properties/{id}`. */
 export const openApiPath = (route: string): string => route.replace(/:(\w+)/g, "{$1}");

@@ -1,8 +1,8 @@
 // The check-then-write of a direct stay (CONTRACT §14), once for both dialects: each store runs it inside one
 // transaction that serialises the property's direct stays (SQLite: BEGIN IMMEDIATE; PostgreSQL: the
 // property row locked), over statements of its own (`DirectStayOps`).
-import { takenBy } from "../engine/availability.js";
-import type { ReservationStatus } from "../engine/model.js";
+import { bufferedRange, takenBy } from "../engine/availability.js";
+import type { ReservationKind, ReservationStatus } from "../engine/model.js";
 import type { NightsConflict, Reservation, ReservationSource } from "../resource-types.js";
 import type { WebhookEvent } from "../types.js";
 import type { DirectStayChange, DirectStayOutcome, DirectStayWrite, IdempotencyClaim, IdempotencyRecord } from "./direct-stay-types.js";
@@ -17,6 +17,7 @@ export interface HolderRow {
   arrival: string;
   departure: string;
   echoOf: string | null;
+  kind: ReservationKind;
 }
 
 /** A reservation with what the flow needs around it. */
@@ -29,7 +30,7 @@ export interface ReservationContext {
 /** The statements the flow runs, inside the caller's transaction. */
 export interface DirectStayOps {
   /** The property's owner and name; PostgreSQL locks its row (FOR NO KEY UPDATE) until the transaction ends. */
-  lockProperty(propertyId: string): Awaitable<{ ownerId: string; name: string } | undefined>;
+  lockProperty(propertyId: string): Awaitable<{ ownerId: string; name: string; bufferNights: number } | undefined>;
   reservation(id: string): Awaitable<ReservationContext | undefined>;
   findKey(ownerId: string, claim: IdempotencyClaim): Awaitable<IdempotencyRecord | undefined>;
   saveKey(ownerId: string, claim: IdempotencyClaim, answer: { status: number; body: unknown }, at: Date): Awaitable<void>;
@@ -52,16 +53,17 @@ export async function runDirectStayWrite(ops: DirectStayOps, write: DirectStayWr
   let propertyId: string;
   let propertyName: string;
   let current: ReservationContext | undefined;
+  let bufferNights = 0;
   if (action.type === "create") {
     const property = await ops.lockProperty(action.propertyId);
     if (!property || property.ownerId !== write.ownerId) return { type: "not_found" };
-    ({ ownerId, name: propertyName } = property);
+    ({ ownerId, name: propertyName, bufferNights } = property);
     propertyId = action.propertyId;
   } else {
     const found = await ops.reservation(action.reservationId);
     if (!found || found.ownerId !== write.ownerId) return { type: "not_found" };
     propertyId = found.reservation.propertyId;
-    await ops.lockProperty(propertyId);
+    bufferNights = (await ops.lockProperty(propertyId))?.bufferNights ?? 0;
     // Read again under the lock: a request that held it may have changed the stay.
     current = (await ops.reservation(action.reservationId))!;
     ({ ownerId, propertyName } = current);
@@ -114,11 +116,13 @@ export async function runDirectStayWrite(ops: DirectStayOps, write: DirectStayWr
   }
 
   async function check(arrival: string, departure: string, self: string | null): Promise<NightsConflict[]> {
-    const rows = (await ops.holders(propertyId, arrival, departure)).filter((row) => row.id !== self);
+    // Bookings whose buffer reaches the asked nights hold them too (CONTRACT §18), so read that much wider.
+    const wide = bufferedRange({ from: arrival, to: departure }, bufferNights);
+    const rows = (await ops.holders(propertyId, wide.from, wide.to)).filter((row) => row.id !== self);
     const present = new Set(rows.map((row) => row.id));
     const missing = [...new Set(rows.flatMap((row) => (row.echoOf && !present.has(row.echoOf) ? [row.echoOf] : [])))];
     const targetStatus = missing.length > 0 ? await ops.statuses(missing) : new Map<string, ReservationStatus>();
-    const taken = new Set(takenBy(rows, { from: arrival, to: departure, targetStatus }).map((row) => row.id));
+    const taken = new Set(takenBy(rows, { from: arrival, to: departure, targetStatus, bufferNights }).map((row) => row.id));
     return rows
       .filter((row) => taken.has(row.id))
       .sort((a, b) => compare(a.arrival, b.arrival) || compare(a.id, b.id))

@@ -83,6 +83,13 @@ export interface Property {
   feedToken: string | null;
   /** IANA time zone where the property's nights are counted (CONTRACT §8); null when not set. */
   timeZone: string | null;
+  /** Check-in and check-out times, `HH:MM` (24 h) in the property's zone (CONTRACT §18). */
+  checkInTime: string;
+  checkOutTime: string;
+  /** Nights kept free before every booking's arrival and after its departure, 0–7 (CONTRACT §18). */
+  bufferNights: number;
+  /** The cleaners' addresses (at most 5), mailed about turnovers. */
+  cleanerEmails: string[];
 }
 
 /** What `updateProperty` may change; a field left out stays as it is. */
@@ -90,6 +97,11 @@ export interface PropertyChanges {
   name?: string;
   /** An IANA zone name already checked by the caller, or null to unset. */
   timeZone?: string | null;
+  /** The turnover settings (CONTRACT §18), already checked by the caller (resources/property-settings.ts). */
+  checkInTime?: string;
+  checkOutTime?: string;
+  bufferNights?: number;
+  cleanerEmails?: string[];
 }
 
 /** A calendar as listed to people; `url` is the stored (unmasked) URL: mask it before printing. */
@@ -140,6 +152,32 @@ export interface AvailabilityRows {
   reservations: AvailabilityInput[];
   /** The status of the stays those reservations echo (a cancelled one frees its echo's nights), whatever their dates. */
   echoTargets: Array<{ id: string; status: ReservationStatus }>;
+}
+
+/** The private feeds of CONTRACT §18, each with its own secret: a property's cleaning feed, an owner's, and the owner's calendar. */
+export type PrivateFeed = "property-cleaning" | "owner-cleaning" | "owner-calendar";
+
+/** A reservation as the owner's own calendar shows it: with the guest's details, for the owner's eyes only. */
+export interface OwnerCalendarReservation {
+  id: string;
+  propertyId: string;
+  source: ReservationSource;
+  kind: ReservationKind;
+  arrival: string;
+  departure: string;
+  summary: string;
+  /** The owner's note (direct stays), else null. */
+  note: string | null;
+  /** The DESCRIPTION the channel wrote (Airbnb's "Reservation URL", "Phone Number (Last 4 Digits)"), else null. */
+  description: string | null;
+}
+
+/** An active booking as turnovers need it. */
+export interface TurnoverBooking {
+  id: string;
+  propertyId: string;
+  arrival: string;
+  departure: string;
 }
 
 /** One fetch of a property's outbound feed (`GET /ical/…`, a 304 included), as the route records it. */
@@ -288,6 +326,23 @@ export interface Store extends SyncStore, ResourceQueries, ChannelQueries {
 
   /** What `availabilityNights` needs to answer for the nights in [from, to) of a property, from one snapshot. */
   availabilityReservations(propertyId: string, range: { from: string; to: string }): Promise<AvailabilityRows>;
+
+  /**
+   * The active bookings (not echoes) of one property, or of all of an owner's, that end on or after
+   * `departingFrom`: what turnovers are made of (CONTRACT §18). Dates and ids only, nothing about the guest.
+   */
+  turnoverBookings(filter: { ownerId?: string; propertyId?: string; departingFrom: string }): Promise<TurnoverBooking[]>;
+
+  /**
+   * The secret of a private feed (CONTRACT §18): `read` answers it (null until made; reading never makes
+   * one), `make` makes one on first ask (two askers get the same), `rotate` issues a new one, `revoke`
+   * switches the feed off. `id` is the property's (`property-cleaning`) or the owner's.
+   */
+  feedSecret(feed: PrivateFeed, id: string, action: "read" | "make" | "rotate" | "revoke"): Promise<string | null>;
+  /** The property or owner id whose private feed `token` opens, or undefined. */
+  findFeedSecret(feed: PrivateFeed, token: string): Promise<string | undefined>;
+  /** The owner's active reservations that end on or after `departingFrom`, echoes left out, for their own calendar (CONTRACT §18). */
+  ownerCalendarReservations(ownerId: string, departingFrom: string): Promise<OwnerCalendarReservation[]>;
 
   /**
    * Records one fetch of a property's outbound feed in one small write: the URL's last record (same

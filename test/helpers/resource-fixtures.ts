@@ -21,17 +21,20 @@ const calendar = (id: string, source: "airbnb" | "vrbo" | "booking") => ({
   failingSince: null,
 });
 
+const SETTINGS = { checkInTime: "15:00", checkOutTime: "11:00", bufferNights: 0, cleanerEmails: [] as string[], cleaningUrl: null };
+
 /** Three properties of one owner, by name: Harbour Cottage, Mountain Hut, Sea View Loft. */
 export function sampleProperties(): Property[] {
   return [
-    { id: "prp_harbour", name: "Harbour Cottage", timeZone: null, feedUrl: "http://127.0.0.1/ical/tok_h.ics", calendars: [calendar("cal_hb", "booking")] },
-    { id: "prp_hut", name: "Mountain Hut", timeZone: "Europe/Zurich", feedUrl: "http://127.0.0.1/ical/tok_m.ics", calendars: [] },
+    { id: "prp_harbour", name: "Harbour Cottage", timeZone: null, feedUrl: "http://127.0.0.1/ical/tok_h.ics", calendars: [calendar("cal_hb", "booking")], ...SETTINGS },
+    { id: "prp_hut", name: "Mountain Hut", timeZone: "Europe/Zurich", feedUrl: "http://127.0.0.1/ical/tok_m.ics", calendars: [], ...SETTINGS },
     {
       id: "prp_sea",
       name: "Sea View Loft",
       timeZone: "Europe/Lisbon",
       feedUrl: "http://127.0.0.1/ical/tok_s.ics",
       calendars: [calendar("cal_air", "airbnb"), calendar("cal_vrbo", "vrbo")],
+      ...SETTINGS,
     },
   ] satisfies Property[];
 }

@@ -7,6 +7,7 @@ import { dbOption, jsonOption } from "../options.js";
 import { stdoutPaint, writeJson, writeText } from "../output.js";
 import { formatTable, formatTime } from "../table.js";
 import { addOwnerInviteCommand } from "./owner-invite.js";
+import { addOwnerFeedCommands } from "./private-feeds.js";
 
 /** The JSON shape of an owner (CONTRACT §6); `email` is additive, present only once set, so `{id, name}` stays as it was. */
 export function ownerJson(owner: Owner) {
@@ -75,6 +76,7 @@ export function ownerCommand(context: CliContext) {
     });
 
   addOwnerInviteCommand(owner, context);
+  addOwnerFeedCommands(owner, context);
   return owner;
 }
 

@@ -3,17 +3,28 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import { feedBaseUrl } from "../base-url.js";
 import { propertyNameProblem } from "../../store/property-name.js";
-import type { Property } from "../../store/types.js";
+import type { Property, PropertyChanges } from "../../store/types.js";
+import { readPropertyChanges } from "../../resources/property-settings.js";
 import { CliFailure, UsageError, type CliContext } from "../context.js";
 import { dbOption, jsonOption, ownerOption } from "../options.js";
 import { plural, stdoutPaint, writeJson, writeText } from "../output.js";
 import { requireProperty } from "../require-property.js";
 import { formatTable } from "../table.js";
 import { timeZoneOption } from "../time-zone-option.js";
+import { addPropertyCleaningCommand } from "./private-feeds.js";
 
 /** The JSON shape of a property (CONTRACT §6, §8: `timeZone` null when unset). */
 export function propertyJson(property: Property) {
-  return { id: property.id, ownerId: property.ownerId, name: property.name, timeZone: property.timeZone };
+  return {
+    id: property.id,
+    ownerId: property.ownerId,
+    name: property.name,
+    timeZone: property.timeZone,
+    checkInTime: property.checkInTime,
+    checkOutTime: property.checkOutTime,
+    bufferNights: property.bufferNights,
+    cleanerEmails: property.cleanerEmails,
+  };
 }
 
 /** Builds the `property` command group. */
@@ -48,11 +59,16 @@ export function propertyCommand(context: CliContext) {
 
   property
     .command("update")
-    .description("Rename a property or set its time zone (its reservations' nights are recomputed)")
+    .description("Rename a property, set its time zone (its reservations' nights are recomputed), check-in and check-out times, buffer nights and cleaners")
     .argument("<id>", "property id (see: calsync property list)")
     .option("--name <name>", "new name")
     .addOption(timeZoneOption("new IANA time zone, e.g. Europe/Lisbon"))
     .addOption(new Option("--no-timezone", "remove the time zone: timed stays count in their feed's zone again"))
+    .option("--check-in <HH:MM>", "check-in time in the property's zone, 24 h (default 15:00)")
+    .option("--check-out <HH:MM>", "check-out time in the property's zone, 24 h (default 11:00)")
+    .option("--buffer-nights <n>", "nights kept free before every booking's arrival and after its departure, 0-7 (default 0)")
+    .option("--cleaner-email <address...>", "the cleaners' addresses (at most 5; replaces the list), mailed about turnovers")
+    .option("--no-cleaner-email", "remove every cleaner address")
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText("after", ZONE_HELP)
@@ -61,13 +77,14 @@ export function propertyCommand(context: CliContext) {
       if (name === "") throw new UsageError("--name is empty");
       const problem = name === undefined ? undefined : propertyNameProblem(name);
       if (problem) throw new UsageError(`--name: ${problem}`);
-      if (name === undefined && options.timezone === undefined) {
-        throw new UsageError("nothing to change: give --name, --timezone ZONE or --no-timezone");
+      const settings = readSettingsOptions(options);
+      if (name === undefined && options.timezone === undefined && Object.keys(settings).length === 0) {
+        throw new UsageError("nothing to change: give --name, --timezone ZONE, --no-timezone, --check-in, --check-out, --buffer-nights or --cleaner-email");
       }
       const store = await context.store(options.db);
       await requireProperty(store, id);
       const timeZone = options.timezone === undefined ? undefined : options.timezone || null;
-      const updated = await store.updateProperty(id, { name, timeZone });
+      const updated = await store.updateProperty(id, { name, timeZone, ...settings });
       if (!updated) throw new CliFailure(`no property "${id}" (see: calsync property list)`, 1);
       if (options.json) return writeJson(context, propertyJson(updated.property));
       writeText(context, `Updated property ${updated.property.id} "${updated.property.name}"${zoneNote(updated.property)}.`);
@@ -159,7 +176,34 @@ export function propertyCommand(context: CliContext) {
       }
     });
 
+  addPropertyCleaningCommand(property, context);
   return property;
+}
+
+const SETTING_FLAGS: Record<string, string> = {
+  checkInTime: "--check-in",
+  checkOutTime: "--check-out",
+  bufferNights: "--buffer-nights",
+  cleanerEmails: "--cleaner-email",
+};
+
+// The turnover flags read by the same check as the API's PATCH body, so both refuse the same input;
+// a refusal names the flag and exits 2 before anything is stored.
+function readSettingsOptions(options: { checkIn?: string; checkOut?: string; bufferNights?: string; cleanerEmail?: string[] | boolean }): PropertyChanges {
+  const body: Record<string, unknown> = {};
+  if (options.checkIn !== undefined) body.checkInTime = options.checkIn;
+  if (options.checkOut !== undefined) body.checkOutTime = options.checkOut;
+  if (options.bufferNights !== undefined) {
+    body.bufferNights = /^\d{1,2}$/.test(options.bufferNights) ? Number(options.bufferNights) : options.bufferNights;
+  }
+  if (options.cleanerEmail !== undefined && options.cleanerEmail !== true) body.cleanerEmails = options.cleanerEmail || [];
+  if (Object.keys(body).length === 0) return {};
+  const read = readPropertyChanges(body);
+  if (!read.ok) {
+    const flag = SETTING_FLAGS[read.problem.name] ?? read.problem.name;
+    throw new UsageError(`${flag}: ${read.problem.message}`);
+  }
+  return read.value;
 }
 
 const ZONE_HELP =

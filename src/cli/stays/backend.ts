@@ -9,6 +9,7 @@ import type {
   NightsConflict,
   Reservation,
   ReservationSource,
+  Turnover,
 } from "../../resource-types.js";
 import type { Channel } from "../../channel-types.js";
 import { CliFailure, EXIT } from "../context.js";
@@ -40,6 +41,8 @@ export interface StaysBackend {
   availability(propertyId: string, range: NightRange): Promise<Availability>;
   /** The property's name and its calendars' sources for messages; undefined when they cannot be read (never throws). */
   names(propertyId: string): Promise<PropertyNames | undefined>;
+  /** Every turnover dated in [from, to) of one property, or of all the owner's (every page). */
+  turnovers(query: NightRange & { propertyId?: string | undefined }): Promise<Turnover[]>;
   /** What each channel has seen (CONTRACT §17) of one property, or of every property of the owner. */
   channels(propertyId?: string): Promise<PropertyChannels[]>;
 }

@@ -63,6 +63,19 @@ export async function localStaysBackend(options: LocalStaysOptions, context: Cli
       const calendars = await store.listCalendars({ propertyId });
       return { name: property.name, calendars: calendars.map((c) => ({ id: c.id, source: c.source })) };
     },
+    turnovers: async ({ propertyId, from, to }) => {
+      // One property's owner is the one its id names; every property's needs --owner, or a database of one owner.
+      const ownerId = propertyId !== undefined ? await ownerOf("property", propertyId) : (await context.owner(store, options.owner)).id;
+      const all = [];
+      let cursor: string | undefined;
+      do {
+        const answer = await resources.listTurnovers(store, { ownerId, propertyId, query: { from, to, limit: "500", cursor } });
+        if (!answer.ok) throw failureOf(answer);
+        all.push(...answer.value.data);
+        cursor = answer.value.nextCursor ?? undefined;
+      } while (cursor);
+      return all;
+    },
     channels: async (propertyId) => {
       // One property's owner is the one its id names; every property's needs --owner, or a database of one owner.
       const ownerId = propertyId === undefined ? (await context.owner(store, options.owner)).id : await ownerOf("property", propertyId);

@@ -27,6 +27,12 @@ export function remoteStaysBackend(options: RemoteOptions, context: CliContext):
       (property) => ({ name: property.name, calendars: property.calendars }),
       () => undefined,
     ),
+    turnovers: (query) =>
+      call(async () => {
+        const all = [];
+        for await (const turnover of client.turnovers.list({ ...query, limit: 500 }, { signal })) all.push(turnover);
+        return all;
+      }),
     channels: (propertyId) =>
       call(async () => {
         const properties: Property[] = [];

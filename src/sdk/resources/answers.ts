@@ -13,7 +13,7 @@ export function bodyAs<T>(answer: JsonAnswer, guard: Guard<T>): T {
   return answer.body;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
 export const isProperty: Guard<Property> = (body): body is Property =>
   isObject(body) && typeof body.id === "string" && typeof body.name === "string" && Array.isArray(body.calendars);

@@ -1,6 +1,6 @@
 // `client.properties`: the owner's properties and which of their nights are free (CONTRACT §14).
 import type { ChannelList } from "../../channel-types.js";
-import type { Availability, Property } from "../../resource-types.js";
+import type { Availability, Property, PropertyUpdate } from "../../resource-types.js";
 import type { RequestOptions } from "../call-options.js";
 import { PagePromise } from "../pagination.js";
 import type { Transport } from "../request.js";
@@ -48,6 +48,15 @@ export class Properties {
   async retrieve(propertyId: string, options: RequestOptions = {}): Promise<Property> {
     const path = `${PROPERTIES}/${segment("propertyId", propertyId)}`;
     return bodyAs(await this.#send({ method: "GET", path, signal: options.signal }), isProperty);
+  }
+
+  /**
+   * Changes a property's name, zone or turnover settings (CONTRACT §18); `UnprocessableEntityError` names the
+   * field at fault, and nothing is stored.
+   */
+  async update(propertyId: string, body: PropertyUpdate, options: RequestOptions = {}): Promise<Property> {
+    const path = `${PROPERTIES}/${segment("propertyId", propertyId)}`;
+    return bodyAs(await this.#send({ method: "PATCH", path, body, signal: options.signal }), isProperty);
   }
 
   /** Every night in [from, to) with whether it is free and which active stays hold it. */

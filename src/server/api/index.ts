@@ -5,6 +5,7 @@ import type { ResourceContext } from "../../resources/index.js";
 import { methodNotAllowed } from "../errors.js";
 import type { TokenRateLimiter } from "../rate-limit.js";
 import { openApiPath, AVAILABILITY_PATH, CHANNELS_PATH, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
+import { PROPERTY_TURNOVERS_PATH, TURNOVERS_PATH } from "../routes.js";
 import type { SyncRunner } from "../single-flight.js";
 import { registerAvailabilityRoute } from "./availability.js";
 import { registerChannelsRoute } from "./channels.js";
@@ -12,6 +13,7 @@ import type { ApiContext } from "./guard.js";
 import { registerPropertyRoutes } from "./properties.js";
 import { registerReservationRoutes } from "./reservations.js";
 import { registerSyncRoute } from "./sync.js";
+import { registerTurnoverRoutes } from "./turnovers.js";
 
 /** What the API's routes need. */
 export interface ApiOptions extends Omit<ApiContext, "limiter"> {
@@ -34,18 +36,21 @@ export function registerApi(app: H3, options: ApiOptions): void {
   registerAvailabilityRoute(app, ctx);
   registerChannelsRoute(app, { ...ctx, trustProxy });
   registerReservationRoutes(app, ctx, resources);
+  registerTurnoverRoutes(app, ctx);
   const allowed: Array<[string, string[]]> = [
     [PROPERTIES_PATH, ["GET"]],
-    [PROPERTY_PATH, ["GET"]],
+    [PROPERTY_PATH, ["GET", "PATCH"]],
     [AVAILABILITY_PATH, ["GET"]],
     [CHANNELS_PATH, ["GET"]],
     [PROPERTY_RESERVATIONS_PATH, ["GET", "POST"]],
     [RESERVATION_PATH, ["PATCH", "DELETE"]],
+    [PROPERTY_TURNOVERS_PATH, ["GET"]],
+    [TURNOVERS_PATH, ["GET"]],
   ];
   for (const [path, methods] of allowed) app.all(path, (event) => methodNotAllowed(base.requestIdOf(event), openApiPath(path), methods));
 }
 
 /** True for the paths of the resource routes, which count against their own budget. */
 export function isResourcePath(pathname: string): boolean {
-  return pathname.startsWith("/api/v1/properties") || pathname.startsWith("/api/v1/reservations");
+  return pathname.startsWith("/api/v1/properties") || pathname.startsWith("/api/v1/reservations") || pathname.startsWith(TURNOVERS_PATH);
 }

@@ -1,6 +1,7 @@
-// GET /api/v1/properties and /api/v1/properties/{id} (CONTRACT §14).
+// GET /api/v1/properties and GET, PATCH /api/v1/properties/{id} (CONTRACT §14, §18).
 import { getRouterParam, type H3 } from "h3";
-import { listProperties, retrieveProperty } from "../../resources/index.js";
+import { listProperties, retrieveProperty, updateProperty } from "../../resources/index.js";
+import { readJson } from "./body.js";
 import { requestFacts } from "../dashboard/http.js";
 import { guarded, queryOf, type ApiContext } from "./guard.js";
 import { PROPERTIES_PATH, PROPERTY_PATH } from "../routes.js";
@@ -18,6 +19,15 @@ export function registerPropertyRoutes(app: H3, ctx: ApiContext & { trustProxy: 
     guarded(ctx, event, "read", async ({ ownerId }) => {
       const feedBase = requestFacts(event, ctx.trustProxy).origin;
       const property = await retrieveProperty(ctx.store, { ownerId, propertyId: getRouterParam(event, "id") ?? "", feedBase });
+      return property.ok ? { status: 200, body: property.value } : property;
+    }),
+  );
+  app.patch(PROPERTY_PATH, (event) =>
+    guarded(ctx, event, "write", async ({ ownerId }) => {
+      const body = await readJson(event);
+      if (!body.ok) return body;
+      const feedBase = requestFacts(event, ctx.trustProxy).origin;
+      const property = await updateProperty(ctx.store, { ownerId, propertyId: getRouterParam(event, "id") ?? "", body: body.value, feedBase });
       return property.ok ? { status: 200, body: property.value } : property;
     }),
   );

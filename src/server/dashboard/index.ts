@@ -4,15 +4,18 @@ import type { H3 } from "h3";
 import { registerAssets } from "./assets.js";
 import type { DashboardContext } from "./context.js";
 import { registerCalendarForms } from "./pages/calendars.js";
-import { registerDirectStays } from "./pages/direct-stays.js";
 import { registerForgotPassword } from "./pages/forgot-password.js";
 import { registerInvite } from "./pages/invite.js";
 import { registerNotifications } from "./pages/notifications.js";
+import { registerCleaning } from "./pages/cleaning.js";
+import { registerPropertySettings } from "./pages/property-settings.js";
+import { registerOwnerCalendarSettings } from "./pages/owner-calendar-section.js";
 import { registerProfile } from "./pages/profile.js";
 import { registerProperties } from "./pages/properties.js";
 import { registerProperty } from "./pages/property.js";
 import { registerSignIn } from "./pages/sign-in.js";
 import { registerStayAdd } from "./pages/stay-add.js";
+import { registerStayCancel } from "./pages/stay-cancel.js";
 import { registerSyncNow } from "./pages/sync-now.js";
 import { registerTimeline } from "./pages/timeline.js";
 import { registerTokens } from "./pages/tokens.js";
@@ -30,7 +33,7 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
   registerProperty(app, ctx);
   registerCalendarForms(app, ctx);
   registerStayAdd(app, ctx);
-  registerDirectStays(app, ctx);
+  registerStayCancel(app, ctx);
   registerTimeline(app, ctx);
   registerSyncNow(app, ctx);
   registerTokens(app, ctx);
@@ -38,6 +41,9 @@ export function registerDashboard(app: H3, ctx: DashboardContext): void {
   registerWebhooks(app, ctx);
   registerForgotPassword(app, ctx);
   registerNotifications(app, ctx);
+  registerCleaning(app, ctx);
+  registerPropertySettings(app, ctx);
+  registerOwnerCalendarSettings(app, ctx);
 }
 
 /**

@@ -1,6 +1,7 @@
 // The reservations timeline as data: the next N nights, one row (or more, when a calendar's own
 // stays overlap) per calendar, each reservation a bar over its nights. Pure: no store, no HTML.
 import { findConflicts, type ConflictInput } from "../../engine/conflicts.js";
+import { propertyTurnovers } from "../../engine/turnovers.js";
 import type { ReservationKind } from "../../engine/model.js";
 import { addDays } from "../../engine/nights.js";
 import type { ReservationSource } from "../../resource-types.js";
@@ -33,6 +34,8 @@ export interface TimelineBar extends TimelineSpan {
   summary: string;
   /** True when this booking is part of a double booking. */
   conflict: boolean;
+  /** True when this booking arrives within the buffer nights after another one leaves (CONTRACT §18). */
+  tight?: boolean;
   /** For a channel's echo (a block): the channel of the stay it repeats, null when that stay is not among the reservations given. */
   echoOf?: { source: ReservationSource | null };
 }
@@ -51,6 +54,8 @@ export interface TimelineRow {
 export interface TimelineConflict extends TimelineSpan {
   sources: ReservationSource[];
   summaries: string[];
+  /** The reservations, in the order of `sources`: a direct stay among them is cancelled in calsync. */
+  reservationIds: string[];
 }
 
 export interface Timeline {
@@ -68,6 +73,8 @@ export function buildTimeline(input: {
   reservations: readonly TimelineReservation[];
   today: string;
   days: number;
+  /** The property's buffer nights: a booking arriving within them after another leaves is marked tight. @default 0 */
+  bufferNights?: number;
 }): Timeline {
   const days = Array.from({ length: input.days }, (_, i) => addDays(input.today, i));
   const window = { first: input.today, end: addDays(input.today, input.days) };
@@ -75,6 +82,7 @@ export function buildTimeline(input: {
   // Conflicts wholly before the window are clipped away below, so no "today" filter is needed here.
   const conflicts = findConflicts(active.map((r) => ({ ...r, propertyName: "", propertyTimeZone: null })));
   const conflicted = new Set(conflicts.flatMap((c) => c.reservations.map((r) => r.id)));
+  const tight = tightArrivals(active, input.bufferNights ?? 0);
 
   const sourceOf = new Map(input.reservations.map((r) => [r.id, r.source]));
   const occupied = new Set<number>();
@@ -90,7 +98,7 @@ export function buildTimeline(input: {
       if (!span) continue;
       for (let i = span.column; i < span.column + span.span; i++) occupied.add(i);
       const echo = r.echoOf ? { echoOf: { source: sourceOf.get(r.echoOf) ?? null } } : {};
-      bars.push({ ...span, id: r.id, kind: r.kind, summary: r.summary, conflict: conflicted.has(r.id), ...echo });
+      bars.push({ ...span, id: r.id, kind: r.kind, summary: r.summary, conflict: conflicted.has(r.id), ...(tight.has(r.id) ? { tight: true } : {}), ...echo });
     }
     const label = sourceCount(calendar.source) > 1 ? `${calendar.source} ${n}` : calendar.source;
     return { calendarId: calendar.id, source: calendar.source, failing: calendar.lastStatus === "failed", label, lanes: intoLanes(bars) };
@@ -98,7 +106,7 @@ export function buildTimeline(input: {
 
   const shown = conflicts.flatMap((c): TimelineConflict[] => {
     const span = clip({ start: c.from, end: c.to }, window, input.today);
-    return span ? [{ ...span, sources: c.reservations.map((r) => r.source), summaries: c.reservations.map((r) => r.summary) }] : [];
+    return span ? [{ ...span, sources: c.reservations.map((r) => r.source), summaries: c.reservations.map((r) => r.summary), reservationIds: c.reservations.map((r) => r.id) }] : [];
   });
   return { days, rows, conflicts: shown, occupiedNights: occupied.size };
 }
@@ -132,4 +140,13 @@ function intoLanes(bars: TimelineBar[]): TimelineBar[][] {
 
 function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+// The bookings whose arrival is a tight turnover: the one rule of engine/turnovers.ts over the active bookings.
+function tightArrivals(active: readonly TimelineReservation[], bufferNights: number): Set<string> {
+  if (bufferNights === 0) return new Set();
+  const bookings = active.filter((r) => r.kind === "booking" && !r.echoOf).map((r) => ({ id: r.id, propertyId: "", arrival: r.arrival, departure: r.departure }));
+  const settings = { propertyId: "", checkInTime: "", checkOutTime: "", bufferNights };
+  const turnovers = propertyTurnovers(bookings, settings, { from: "0000-01-01", to: "9999-12-31" });
+  return new Set(turnovers.flatMap((t) => (t.tight && t.nextArrival ? [t.nextArrival.reservationId] : [])));
 }

@@ -2,7 +2,7 @@
 // calendar and a direct stay) whose dates lie far ahead, so a tool that sends an example body gets a 201,
 // not a 422 for a stay already over. Typed by the SDK's types, and test/openapi-examples.test.ts checks
 // each against its schema and sends the request examples to a real server.
-import type { Availability, DirectStayCreate, DirectStayUpdate, NightsConflict, Property, RefreshWarning, Reservation } from "../../resource-types.js";
+import type { Availability, DirectStayCreate, DirectStayUpdate, NightsConflict, Property, RefreshWarning, Reservation, Turnover } from "../../resource-types.js";
 
 /** The year the examples' stays fall in; test/openapi-examples.test.ts asks for it to stay a year ahead. */
 export const EXAMPLE_YEAR = 2030;
@@ -29,6 +29,11 @@ export const exampleProperty: Property = {
     },
     { id: directCalendarId, source: "direct", url: "", status: null, lastSyncedAt: null, consecutiveFailures: 0, failingSince: null },
   ],
+  checkInTime: "15:00",
+  checkOutTime: "11:00",
+  bufferNights: 0,
+  cleanerEmails: [],
+  cleaningUrl: null,
 };
 
 /** A direct stay as the create example below stores it. */
@@ -85,3 +90,14 @@ export const exampleStayUpdate: DirectStayUpdate = { departure: on("07-06"), not
 
 /** Dates and other query values that a real server reads as given. */
 export const exampleQuery = { from: on("07-01"), to: on("08-01"), status: "all", limit: 50 } as const;
+
+/** A turnover of the loft: the direct stay leaves, nobody is booked after it yet. */
+export const exampleTurnover: Turnover = {
+  date: on("07-14"),
+  propertyId,
+  departingReservationId: "rsv_0VcElbgZ3kTq8WmPzR1a",
+  checkOutTime: "11:00",
+  nextArrival: null,
+  sameDay: false,
+  tight: false,
+};

@@ -1,6 +1,7 @@
 // The paths of API v1's resources (CONTRACT §14) in the OpenAPI document, with every status each can answer,
 // examples a real server accepts and links from each answer to the operations its ids feed.
 import { AVAILABILITY_PATH, CHANNELS_PATH, openApiPath, PROPERTIES_PATH, PROPERTY_PATH, PROPERTY_RESERVATIONS_PATH, RESERVATION_PATH } from "../routes.js";
+import { PROPERTY_TURNOVERS_PATH, TURNOVERS_PATH } from "../routes.js";
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY } from "../api/body.js";
 import { headersOf, RATE_HEADERS, ref, resourceErrors } from "./answers.js";
 import { exampleProperty, exampleQuery, exampleReservation, exampleStayCreate, exampleStayUpdate } from "./examples.js";
@@ -68,6 +69,12 @@ const writeErrors = {
 };
 const written = (description: string, links?: Record<string, object>) => ok(description, "WrittenReservation", links);
 
+const turnoverQuery = [
+  query("from", "First date (default: today in each property's zone).", { type: "string", format: "date" }, exampleQuery.from),
+  query("to", "Exclusive end (default: from + 30 days); at most 366 days after `from`.", { type: "string", format: "date" }, exampleQuery.to),
+  ...page,
+];
+
 /** The resource paths of the document. */
 export function resourcePaths() {
   return {
@@ -90,6 +97,44 @@ export function resourcePaths() {
         responses: {
           "200": ok("The property.", "Property", propertyLinks("$response.body#/id")),
           ...resourceErrors({ "404": notFound("property") }),
+        },
+      },
+      patch: {
+        operationId: "updateProperty",
+        summary: "Change a property's name, time zone or turnover settings (check-in, check-out, buffer nights, cleaners)",
+        description: "Any of the fields, at least one. Bad input changes nothing: 422 `invalid_request` with `error.field` naming the field.",
+        parameters: [id("property", exampleProperty.id)],
+        requestBody: { required: true, content: json("PropertyUpdate", { checkInTime: "16:00", checkOutTime: "10:00", bufferNights: 1 }) },
+        responses: {
+          "200": ok("The property as changed.", "Property"),
+          ...resourceErrors({
+            "400": { description: "The body is not JSON.", codes: ["bad_request"] },
+            "404": notFound("property"),
+            "413": writeErrors["413"],
+            "422": { description: "A field is unknown, of the wrong type or out of range; `error.field` names it.", codes: ["invalid_request"] },
+          }),
+        },
+      },
+    },
+    [openApiPath(PROPERTY_TURNOVERS_PATH)]: {
+      get: {
+        operationId: "listPropertyTurnovers",
+        summary: "A property's turnovers: departures with the next arrival, same-day and tight ones marked",
+        parameters: [id("property", exampleProperty.id), ...turnoverQuery],
+        responses: {
+          "200": ok("A page of turnovers by date, then departing reservation id.", "TurnoverPage"),
+          ...resourceErrors({ "400": badQuery("`from`, `to`, `limit` or `cursor`, `to` not after `from`, or more than 366 days"), "404": notFound("property") }),
+        },
+      },
+    },
+    [TURNOVERS_PATH]: {
+      get: {
+        operationId: "listTurnovers",
+        summary: "The turnovers of every property of the token's owner",
+        parameters: turnoverQuery,
+        responses: {
+          "200": ok("A page of turnovers by date, then departing reservation id.", "TurnoverPage"),
+          ...resourceErrors({ "400": badQuery("`from`, `to`, `limit` or `cursor`, `to` not after `from`, or more than 366 days") }),
         },
       },
     },

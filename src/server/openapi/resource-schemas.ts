@@ -8,11 +8,13 @@ import {
   exampleReservation,
   exampleStayCreate,
   exampleStayUpdate,
+  exampleTurnover,
 } from "./examples.js";
 import { apiErrorCodeSchema, reservationSourceSchema } from "./schemas.js";
 
 const date = { type: "string", format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$" } as const;
 const time = { type: "string", format: "date-time" } as const;
+const clock = { type: "string", pattern: "^([01]\\d|2[0-3]):[0-5]\\d$", description: "HH:MM, 24 h." } as const;
 const nullable = <const T extends object>(schema: T) => ({ oneOf: [schema, { type: "null" }] }) as const;
 
 export const propertyCalendarSchema = {
@@ -42,10 +44,30 @@ export const propertySchema = {
       description: "The outbound feed's URL (its token is a capability: keep it secret); null until the owner asks for one, and after the feed is switched off. Reading a property never makes one.",
     },
     calendars: { type: "array", items: propertyCalendarSchema },
+    checkInTime: { ...clock, description: "Check-in time in the property's zone (default 15:00)." },
+    checkOutTime: { ...clock, description: "Check-out time in the property's zone (default 11:00)." },
+    bufferNights: { type: "integer", minimum: 0, maximum: 7, description: "Nights kept free before every booking's arrival and after its departure." },
+    cleanerEmails: { type: "array", items: { type: "string", format: "email" }, maxItems: 5, description: "Mailed when a turnover in the next 14 days appears, moves or disappears." },
+    cleaningUrl: { type: ["string", "null"], description: "The cleaning feed's URL (a capability); null until made (`calsync property cleaning ID`): reading never makes one." },
   },
-  required: ["id", "name", "timeZone", "feedUrl", "calendars"],
+  required: ["id", "name", "timeZone", "feedUrl", "calendars", "checkInTime", "checkOutTime", "bufferNights", "cleanerEmails", "cleaningUrl"],
   additionalProperties: false,
   examples: [exampleProperty],
+} as const;
+
+/** A PATCH body of a property (CONTRACT §18): any of these, at least one. */
+export const propertyUpdateSchema = {
+  type: "object",
+  properties: {
+    name: { type: "string", minLength: 1, maxLength: 200 },
+    timeZone: { type: ["string", "null"], description: "An IANA zone, or null to unset; every reservation's nights are recomputed." },
+    checkInTime: clock,
+    checkOutTime: clock,
+    bufferNights: { type: "integer", minimum: 0, maximum: 7 },
+    cleanerEmails: { type: "array", items: { type: "string", format: "email" }, maxItems: 5, description: "Bare addresses; replaces the list." },
+  },
+  minProperties: 1,
+  additionalProperties: false,
 } as const;
 
 export const reservationSchema = {
@@ -118,6 +140,34 @@ export const availabilitySchema = {
   examples: [exampleAvailability],
 } as const;
 
+export const turnoverSchema = {
+  type: "object",
+  description: "The departure date of an active booking and the next arrival (CONTRACT §18).",
+  properties: {
+    date: { ...date, description: "The departure date, in the property's zone." },
+    propertyId: { type: "string" },
+    departingReservationId: { type: "string" },
+    checkOutTime: clock,
+    nextArrival: {
+      oneOf: [
+        {
+          type: "object",
+          properties: { date, reservationId: { type: "string" }, checkInTime: clock },
+          required: ["date", "reservationId", "checkInTime"],
+          additionalProperties: false,
+        },
+        { type: "null" },
+      ],
+      description: "The next active booking arriving on or after `date`; null when none is booked.",
+    },
+    sameDay: { type: "boolean", description: "The next guests arrive on `date`." },
+    tight: { type: "boolean", description: "The next arrival falls within the departing booking's buffer nights." },
+  },
+  required: ["date", "propertyId", "departingReservationId", "checkOutTime", "nextArrival", "sameDay", "tight"],
+  additionalProperties: false,
+  examples: [exampleTurnover],
+} as const;
+
 const pageOf = (items: object, description: string, example: object) => ({
   type: "object",
   description,
@@ -128,6 +178,7 @@ const pageOf = (items: object, description: string, example: object) => ({
 });
 export const propertyPageSchema = pageOf(propertySchema, "A page of properties by name.", exampleProperty);
 export const reservationPageSchema = pageOf(reservationSchema, "A page of reservations by arrival, then id.", exampleReservation);
+export const turnoverPageSchema = pageOf(turnoverSchema, "A page of turnovers by date, then departing reservation id.", exampleTurnover);
 
 export const directStayCreateSchema = {
   type: "object",
@@ -192,6 +243,9 @@ export const RESOURCE_SCHEMAS = {
   Property: propertySchema,
   PropertyCalendar: propertyCalendarSchema,
   PropertyPage: propertyPageSchema,
+  PropertyUpdate: propertyUpdateSchema,
+  Turnover: turnoverSchema,
+  TurnoverPage: turnoverPageSchema,
   Reservation: reservationSchema,
   WrittenReservation: writtenReservationSchema,
   ReservationPage: reservationPageSchema,

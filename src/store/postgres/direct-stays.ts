@@ -20,13 +20,13 @@ const PAGE = `
     AND ($5::text IS NULL OR r.arrival COLLATE "C" > $5 OR (r.arrival = $5 AND r.id COLLATE "C" > $6))
   ORDER BY r.arrival COLLATE "C", r.id COLLATE "C" LIMIT $7`;
 const HOLDERS = `
-  SELECT r.id, c.source, r.status, r.arrival, r.departure, r.echo_of AS "echoOf" FROM reservations r
+  SELECT r.id, c.source, r.status, r.arrival, r.departure, r.echo_of AS "echoOf", r.kind FROM reservations r
   JOIN calendars c ON c.id = r.calendar_id
   WHERE c.property_id = $1 AND r.status = 'active' AND r.arrival < $2 AND r.departure > $3`;
 const STATUSES = "SELECT id, status FROM reservations WHERE id = ANY($1::text[])";
 // FOR NO KEY UPDATE: direct-stay writers of one property wait for each other, while channel syncs (which
 // take FOR KEY SHARE on the property) go on beside them.
-const LOCK_PROPERTY = "SELECT owner_id, name FROM properties WHERE id = $1 FOR NO KEY UPDATE";
+const LOCK_PROPERTY = "SELECT owner_id, name, buffer_nights FROM properties WHERE id = $1 FOR NO KEY UPDATE";
 const FIND_KEY = `
   SELECT request_hash, status, body FROM idempotency_keys WHERE owner_id = $1 AND route = $2 AND key = $3 AND created_at >= $4`;
 const SAVE_KEY = `
@@ -59,8 +59,8 @@ export function directStayQueries(db: PgDatabase): ResourceQueries {
 
   const opsOf = (sql: Sql): DirectStayOps => ({
     async lockProperty(id) {
-      const [row] = await sql.query<{ owner_id: string; name: string }>(LOCK_PROPERTY, [id]);
-      return row && { ownerId: row.owner_id, name: row.name };
+      const [row] = await sql.query<{ owner_id: string; name: string; buffer_nights: number }>(LOCK_PROPERTY, [id]);
+      return row && { ownerId: row.owner_id, name: row.name, bufferNights: Number(row.buffer_nights) };
     },
     async reservation(id) {
       const [row] = await sql.query<ReservationDbRow & { owner_id: string; property_name: string }>(ONE, [id]);

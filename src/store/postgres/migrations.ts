@@ -334,6 +334,19 @@ export const MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE owners ADD COLUMN mail_channels boolean NOT NULL DEFAULT true;
   `,
+  // 14: twin of SQLite's step 14 (issue 38, turnovers: check-in/check-out times, buffer nights, cleaners, feed secrets).
+  `
+  ALTER TABLE properties ADD COLUMN check_in_time text NOT NULL DEFAULT '15:00';
+  ALTER TABLE properties ADD COLUMN check_out_time text NOT NULL DEFAULT '11:00';
+  ALTER TABLE properties ADD COLUMN buffer_nights integer NOT NULL DEFAULT 0;
+  ALTER TABLE properties ADD COLUMN cleaner_emails text NOT NULL DEFAULT '[]';
+  ALTER TABLE properties ADD COLUMN cleaning_token text;
+  CREATE UNIQUE INDEX properties_cleaning_token ON properties(cleaning_token);
+  ALTER TABLE owners ADD COLUMN cleaning_token text;
+  CREATE UNIQUE INDEX owners_cleaning_token ON owners(cleaning_token);
+  ALTER TABLE owners ADD COLUMN calendar_token text;
+  CREATE UNIQUE INDEX owners_calendar_token ON owners(calendar_token);
+  `,
 ];
 
 /** The schema version this code writes. */

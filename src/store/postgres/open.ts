@@ -1,4 +1,5 @@
 // openPostgresStore(): one PostgreSQL database, reached and migrated, behind the Store interface.
+import { feedSecretQueries } from "./feed-secrets.js";
 import { calendarQueries } from "./calendars.js";
 import { copyQueries } from "./copy.js";
 import { directStayQueries } from "./direct-stays.js";
@@ -52,6 +53,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...webhookQueries(db),
     ...directStayQueries(db),
     ...mailQueries(db),
+    ...feedSecretQueries(db),
     async ping() {
       if (db.ended) return false;
       return (await db.query<{ ok: number }>("SELECT 1 AS ok"))[0]?.ok === 1;

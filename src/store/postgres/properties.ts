@@ -4,6 +4,7 @@ import { newId, randomBase62 } from "../../ids.js";
 import { FEED_TOKEN_LENGTH } from "../sqlite/properties.js";
 import type { PgDatabase, Sql } from "./pool.js";
 import { toProperty, type PropertyRow } from "./rows.js";
+import { settingsChange } from "../property-settings-row.js";
 import type { PropertyChanges, Store } from "../types.js";
 
 /**
@@ -82,7 +83,20 @@ async function updateProperty(sql: Sql, id: string, changes: PropertyChanges) {
   if (!before) return undefined;
   const name = changes.name ?? before.name;
   const timeZone = changes.timeZone === undefined ? before.time_zone : changes.timeZone;
-  if (name === before.name && timeZone === before.time_zone) return { property: toProperty(before), nightsChanged: 0 };
+  const settings = settingsChange(before, changes);
+  if (settings) {
+    // Buffer nights change what every channel link exports, so they stamp the feed too; times and cleaners do not.
+    await sql.run(
+      `UPDATE properties SET check_in_time = $1, check_out_time = $2, buffer_nights = $3, cleaner_emails = $4,
+       feed_changed_at = CASE WHEN $5::int = 1 THEN $6 ELSE feed_changed_at END WHERE id = $7`,
+      [...settings, new Date().toISOString(), id],
+    );
+  }
+  if (name === before.name && timeZone === before.time_zone) {
+    if (!settings) return { property: toProperty(before), nightsChanged: 0 };
+    const [after] = await sql.query<PropertyRow>("SELECT * FROM properties WHERE id = $1", [id]);
+    return { property: toProperty(after!), nightsChanged: 0 };
+  }
   const moved: [string[], string[], string[]] = [[], [], []];
   if (timeZone !== before.time_zone) {
     const rows = await sql.query<ReservationNightsRow>(

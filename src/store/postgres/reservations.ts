@@ -4,9 +4,9 @@ import type { PgDatabase } from "./pool.js";
 import { PROPERTY_ORDER } from "./properties.js";
 import { toReservationRow, type ReservationDbRow } from "./rows.js";
 import { availabilityRows, type AvailabilityDbRow } from "../availability-rows.js";
-import type { Store } from "../types.js";
+import type { Store, TurnoverBooking } from "../types.js";
 
-export type ReservationQueries = Pick<Store, "listReservations" | "propertyFeedReservations" | "availabilityReservations">;
+export type ReservationQueries = Pick<Store, "listReservations" | "propertyFeedReservations" | "availabilityReservations" | "turnoverBookings">;
 
 /** The reservation listings of one database. */
 export function reservationQueries(db: PgDatabase): ReservationQueries {
@@ -27,12 +27,20 @@ export function reservationQueries(db: PgDatabase): ReservationQueries {
     availabilityReservations: async (propertyId, { from, to }) =>
       availabilityRows(
         await db.query<AvailabilityDbRow>(
-          `SELECT r.id, r.status, r.arrival, r.departure, r.echo_of AS "echoOf", t.status AS "targetStatus" FROM reservations r
+          `SELECT r.id, r.status, r.arrival, r.departure, r.echo_of AS "echoOf", r.kind, t.status AS "targetStatus" FROM reservations r
            JOIN calendars c ON c.id = r.calendar_id LEFT JOIN reservations t ON t.id = r.echo_of
            WHERE c.property_id = $1 AND r.status = 'active' AND r.arrival COLLATE "C" < $2 AND r.departure COLLATE "C" > $3
            ORDER BY r.arrival COLLATE "C", r.id COLLATE "C"`,
           [propertyId, to, from],
         ),
+      ),
+    turnoverBookings: ({ ownerId = null, propertyId = null, departingFrom }) =>
+      db.query<TurnoverBooking>(
+        `SELECT r.id, c.property_id AS "propertyId", r.arrival, r.departure FROM reservations r
+         JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
+         WHERE ($1::text IS NULL OR p.owner_id = $1) AND ($2::text IS NULL OR c.property_id = $2)
+           AND r.status = 'active' AND r.kind = 'booking' AND r.echo_of IS NULL AND r.departure COLLATE "C" >= $3`,
+        [ownerId, propertyId, departingFrom],
       ),
     // One snapshot for both reads, as SQLite's transaction gives.
     propertyFeedReservations: (propertyId) =>

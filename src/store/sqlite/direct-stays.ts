@@ -27,14 +27,14 @@ export function directStayQueries(db: Database.Database, lock: ConnectionLock): 
      ORDER BY r.arrival, r.id LIMIT ?`,
   );
   const holders = db.prepare<[string, string, string], HolderRow>(
-    `SELECT r.id, c.source, r.status, r.arrival, r.departure, r.echo_of AS echoOf FROM reservations r
+    `SELECT r.id, c.source, r.status, r.arrival, r.departure, r.echo_of AS echoOf, r.kind FROM reservations r
      JOIN calendars c ON c.id = r.calendar_id
      WHERE c.property_id = ? AND r.status = 'active' AND r.arrival < ? AND r.departure > ?`,
   );
   const statuses = db.prepare<[string], { id: string; status: ReservationStatus }>(
     "SELECT id, status FROM reservations WHERE id IN (SELECT value FROM json_each(?))",
   );
-  const property = db.prepare<[string], { owner_id: string; name: string }>("SELECT owner_id, name FROM properties WHERE id = ?");
+  const property = db.prepare<[string], { owner_id: string; name: string; buffer_nights: number }>("SELECT owner_id, name, buffer_nights FROM properties WHERE id = ?");
   const findKey = db.prepare<[string, string, string, string], { request_hash: string; status: number; body: string }>(
     "SELECT request_hash, status, body FROM idempotency_keys WHERE owner_id = ? AND route = ? AND key = ? AND created_at >= ?",
   );
@@ -80,7 +80,7 @@ export function directStayQueries(db: Database.Database, lock: ConnectionLock): 
   const ops: DirectStayOps = {
     lockProperty(id) {
       const row = property.get(id);
-      return row && { ownerId: row.owner_id, name: row.name };
+      return row && { ownerId: row.owner_id, name: row.name, bufferNights: row.buffer_nights };
     },
     reservation(id) {
       const row = one.get(id);

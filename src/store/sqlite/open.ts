@@ -47,19 +47,21 @@ export function fileStamp(at: Date): string {
 }
 
 /**
- * Before the first schema step on an existing file, a copy of it beside it (`<file>.schema-<version>-<time>.bak`):
+ * Before the first schema step on an existing file, a copy of it beside it (`<file>.schema-<version>-<time>-<pid>.bak`):
  * an upgrade that goes wrong, or a downgrade wanted after it, starts from that (CONTRACT §19).
  */
 function copyBeforeSchemaSteps(db: Database, path: string): void {
   const version = db.pragma("user_version", { simple: true }) as number;
   if (path === ":memory:" || path === "" || version === 0 || version >= SCHEMA_VERSION) return;
-  db.prepare("VACUUM INTO ?").run(`${path}.schema-${version}-${fileStamp(new Date())}.bak`);
+  // Several processes may open an old file at once: each copies to a name of its own, none onto another's.
+  db.prepare("VACUUM INTO ?").run(`${path}.schema-${version}-${fileStamp(new Date())}-${process.pid}.bak`);
 }
 
 /** The query groups of one database, each a module of its own (see lazy-queries.ts). */
 function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<Store>> {
   return {
     owners: async () => (await import("./owners.js")).ownerQueries(db),
+    feedSecrets: async () => (await import("./feed-secrets.js")).feedSecretQueries(db),
     tokens: async () => (await import("./tokens.js")).tokenQueries(db),
     properties: async () => (await import("./properties.js")).propertyQueries(db),
     calendars: async () => (await import("./calendars.js")).calendarQueries(db),
@@ -86,7 +88,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
 
 type Group =
   | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "channelLinks" | "syncPort" | "syncRuns" | "sessions"
-  | "webhooks" | "mail" | "syncLeases" | "hostBackoffs" | "directStays" | "connection";
+  | "webhooks" | "mail" | "syncLeases" | "hostBackoffs" | "directStays" | "connection" | "feedSecrets";
 
 /** The group of every method of the store (the compiler checks that none is missing). */
 const GROUP_OF = {
@@ -117,6 +119,10 @@ const GROUP_OF = {
   listReservations: "reservations",
   propertyFeedReservations: "reservations",
   availabilityReservations: "reservations",
+  turnoverBookings: "reservations",
+  feedSecret: "feedSecrets",
+  findFeedSecret: "feedSecrets",
+  ownerCalendarReservations: "feedSecrets",
   recordOutboundFetch: "outboundFetches",
   propertyOutboundFetches: "outboundFetches",
   channelLinks: "channelLinks",

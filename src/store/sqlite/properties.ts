@@ -4,6 +4,7 @@ import { stayNights } from "../../engine/nights.js";
 import { newId, randomBase62 } from "../../ids.js";
 import { toProperty, type PropertyRow } from "./rows.js";
 import type { PropertyChanges, Store } from "../types.js";
+import { settingsChange } from "../property-settings-row.js";
 
 /**
  * The one order of properties everywhere (`p` = properties): by name as people read it, then
@@ -83,6 +84,11 @@ function propertyUpdate(db: Database.Database, one: Database.Statement<[string],
   const write = db.prepare<[string, string | null, string, string]>(
     "UPDATE properties SET name = ?, time_zone = ?, feed_changed_at = ? WHERE id = ?",
   );
+  // Buffer nights change what every channel link exports, so they stamp the feed too; times and cleaners do not.
+  const writeSettings = db.prepare<[string, string, number, string, number, string, string]>(
+    `UPDATE properties SET check_in_time = ?, check_out_time = ?, buffer_nights = ?, cleaner_emails = ?,
+     feed_changed_at = CASE WHEN ? = 1 THEN ? ELSE feed_changed_at END WHERE id = ?`,
+  );
   const nights = db.prepare<[string], ReservationNightsRow>(
     `SELECT r.id, r.start, r."end", r.arrival, r.departure, r.event_zone FROM reservations r
      JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ?`,
@@ -93,7 +99,9 @@ function propertyUpdate(db: Database.Database, one: Database.Statement<[string],
     if (!before) return undefined;
     const name = changes.name ?? before.name;
     const timeZone = changes.timeZone === undefined ? before.time_zone : changes.timeZone;
-    if (name === before.name && timeZone === before.time_zone) return { property: toProperty(before), nightsChanged: 0 };
+    const settings = settingsChange(before, changes);
+    if (settings) writeSettings.run(...settings, new Date().toISOString(), id);
+    if (name === before.name && timeZone === before.time_zone) return { property: toProperty(one.get(id)!), nightsChanged: 0 };
     let nightsChanged = 0;
     if (timeZone !== before.time_zone) {
       for (const row of nights.all(id)) {

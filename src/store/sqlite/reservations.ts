@@ -4,9 +4,9 @@ import type { OutboundReservation } from "../../engine/outbound-feed.js";
 import { PROPERTY_ORDER } from "./properties.js";
 import { toReservationRow, type ReservationDbRow } from "./rows.js";
 import { availabilityRows, type AvailabilityDbRow } from "../availability-rows.js";
-import type { Store } from "../types.js";
+import type { Store, TurnoverBooking } from "../types.js";
 
-export type ReservationQueries = Pick<Store, "listReservations" | "propertyFeedReservations" | "availabilityReservations">;
+export type ReservationQueries = Pick<Store, "listReservations" | "propertyFeedReservations" | "availabilityReservations" | "turnoverBookings">;
 
 /** Prepares the reservation listing of one database. */
 export function reservationQueries(db: Database.Database): ReservationQueries {
@@ -31,9 +31,15 @@ export function reservationQueries(db: Database.Database): ReservationQueries {
   );
   // One statement, one snapshot: the echoes' targets are read with them (no guest detail selected).
   const availability = db.prepare<[string, string, string], AvailabilityDbRow>(
-    `SELECT r.id, r.status, r.arrival, r.departure, r.echo_of AS echoOf, t.status AS targetStatus FROM reservations r
+    `SELECT r.id, r.status, r.arrival, r.departure, r.echo_of AS echoOf, r.kind, t.status AS targetStatus FROM reservations r
      JOIN calendars c ON c.id = r.calendar_id LEFT JOIN reservations t ON t.id = r.echo_of
      WHERE c.property_id = ? AND r.status = 'active' AND r.arrival < ? AND r.departure > ? ORDER BY r.arrival, r.id`,
+  );
+  const turnovers = db.prepare<[string | null, string | null, string | null, string | null, string], TurnoverBooking>(
+    `SELECT r.id, c.property_id AS propertyId, r.arrival, r.departure FROM reservations r
+     JOIN calendars c ON c.id = r.calendar_id JOIN properties p ON p.id = c.property_id
+     WHERE (? IS NULL OR p.owner_id = ?) AND (? IS NULL OR c.property_id = ?)
+       AND r.status = 'active' AND r.kind = 'booking' AND r.echo_of IS NULL AND r.departure >= ?`,
   );
   const readFeed = db.transaction((propertyId: string) => ({
     reservations: feedRows.all(propertyId),
@@ -47,5 +53,7 @@ export function reservationQueries(db: Database.Database): ReservationQueries {
     },
     propertyFeedReservations: async (propertyId) => readFeed(propertyId),
     availabilityReservations: async (propertyId, { from, to }) => availabilityRows(availability.all(propertyId, to, from)),
+    turnoverBookings: async ({ ownerId = null, propertyId = null, departingFrom }) =>
+      turnovers.all(ownerId, ownerId, propertyId, propertyId, departingFrom),
   };
 }

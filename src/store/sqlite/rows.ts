@@ -11,6 +11,7 @@ export interface TokenRow {
 }
 export interface PropertyRow {
   id: string; owner_id: string; name: string; feed_token: string | null; created_at: string; time_zone: string | null;
+  check_in_time: string; check_out_time: string; buffer_nights: number; cleaner_emails: string;
 }
 export interface CalendarRow {
   id: string; property_id: string; owner_id: string; property_name: string; property_time_zone: string | null;
@@ -53,6 +54,10 @@ export const toProperty = (row: PropertyRow): Property => ({
   createdAt: row.created_at,
   feedToken: row.feed_token,
   timeZone: row.time_zone,
+  checkInTime: row.check_in_time,
+  checkOutTime: row.check_out_time,
+  bufferNights: Number(row.buffer_nights),
+  cleanerEmails: JSON.parse(row.cleaner_emails) as string[],
 });
 
 export const toCalendar = (row: CalendarRow): Calendar => ({

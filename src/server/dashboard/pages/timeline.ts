@@ -27,7 +27,7 @@ export function registerTimeline(app: H3, ctx: DashboardContext): void {
         ctx.store.listCalendars({ propertyId: property.id, includeDirect: true }),
         ctx.store.listReservations({ propertyId: property.id, status: "active" }),
       ]);
-      const timeline = buildTimeline({ calendars, reservations, today: todayAt(ctx.now(), property.timeZone), days: TIMELINE_DAYS });
+      const timeline = buildTimeline({ calendars, reservations, today: todayAt(ctx.now(), property.timeZone), days: TIMELINE_DAYS, bufferNights: property.bufferNights });
       const exposed = await exposedRows(ctx, property, timeline.days);
       const body = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/properties">Overview</a> <span aria-hidden="true">/</span>
   <a href="$${url(`/properties/${property.id}`)}">${property.name}</a> <span aria-hidden="true">/</span> Timeline</nav>
@@ -92,8 +92,9 @@ function barView(source: string, bar: TimelineBar): SafeHtml {
   const what = bar.summary.replace(/^reserved\s*[-:–]\s*/i, "") || (bar.kind === "block" ? "Blocked" : "Booked");
   // An echo is the channel closing nights calsync's feed gave it: a block, and whose stay it repeats.
   const echo = bar.echoOf ? `echo of ${bar.echoOf.source ? `${bar.echoOf.source} stay` : "a stay no longer active"}` : "";
-  const detail = `${source} · ${what} · ${shortDay(bar.from)} → ${shortDay(bar.to)} (${nights})${bar.conflict ? " · double booking" : ""}${echo ? ` · ${echo}` : ""}`;
-  return html`<div class="${classes}" title="${detail}">${bar.conflict ? html`<span aria-hidden="true">⚠ </span>` : html``}<span class="bar-text">${what}</span><span class="visually-hidden">, ${shortDay(bar.from)} to ${shortDay(bar.to)}, ${nights}${bar.conflict ? ", double booking" : ""}${echo ? `, ${echo}` : ""}</span></div>`;
+  const tight = bar.tight ? "tight turnover" : "";
+  const detail = `${source} · ${what} · ${shortDay(bar.from)} → ${shortDay(bar.to)} (${nights})${bar.conflict ? " · double booking" : ""}${tight ? ` · ${tight}` : ""}${echo ? ` · ${echo}` : ""}`;
+  return html`<div class="${classes}${tight ? " tight" : ""}" title="${detail}">${bar.conflict ? html`<span aria-hidden="true">⚠ </span>` : html``}<span class="bar-text">${what}</span><span class="visually-hidden">, ${shortDay(bar.from)} to ${shortDay(bar.to)}, ${nights}${bar.conflict ? ", double booking" : ""}${tight ? `, ${tight}` : ""}${echo ? `, ${echo}` : ""}</span></div>`;
 }
 
 function conflictBar(conflict: TimelineConflict): SafeHtml {
@@ -101,12 +102,20 @@ function conflictBar(conflict: TimelineConflict): SafeHtml {
   return html`<div class="bar conflict-bar" title="${detail}"><span class="bar-text">⚠ Double booking</span><span class="visually-hidden">, ${shortDay(conflict.from)} to ${shortDay(conflict.to)}: ${conflict.sources.join(", ")}</span></div>`;
 }
 
+// A channel's booking is cancelled on that channel; a direct stay (CONTRACT §14) only here, so its item links to
+// its Cancel stay page.
 function conflictSummary(conflicts: readonly TimelineConflict[]): SafeHtml {
-  const items = conflicts.map(
-    (c) => html`<li><strong>${longDay(c.from)} → ${longDay(c.to)}</strong> (${plural(c.nights, "night", "nights")}): ${c.sources.map((s, i) => html`<span class="chip source-${s}">${s}</span> ${c.summaries[i] ?? ""} `)}</li>`,
-  );
+  const items = conflicts.map((c) => {
+    const direct = c.reservationIds.filter((_, i) => c.sources[i] === "direct");
+    const cancel = direct.map((id) => html` <a href="$${url(`/stays/${id}/cancel`)}">Cancel the direct stay in calsync</a>`);
+    return html`<li><strong>${longDay(c.from)} → ${longDay(c.to)}</strong> (${plural(c.nights, "night", "nights")}): ${c.sources.map((s, i) => html`<span class="chip source-${s}">${s}</span> ${c.summaries[i] ?? ""} `)}${cancel}</li>`;
+  });
+  const anyDirect = conflicts.some((c) => c.sources.includes("direct"));
+  const advice = anyDirect
+    ? "The same nights are sold twice. Cancel a channel's booking on that channel; a direct stay is cancelled here in calsync (Cancel stay)."
+    : "The same nights are sold on more than one channel. Cancel one of them on its channel.";
   return html`<section class="card warning-card" role="alert"><h2>⚠ ${plural(conflicts.length, "double booking", "double bookings")}</h2>
-  <p class="muted">The same nights are sold on more than one channel. Cancel one of them on its channel.</p><ul>${items}</ul></section>`;
+  <p class="muted">${advice}</p><ul>${items}</ul></section>`;
 }
 
 function months(days: readonly string[]): SafeHtml[] {
