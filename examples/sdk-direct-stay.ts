@@ -1,4 +1,4 @@
-// The README's "Apps: read and write → From the SDK" example: list, ask, book, and read a refusal.
+// docs/sdk.md's "Read and write" example: list, ask, book, and read a refusal.
 import { ConflictError, createClient } from "calsync";
 
 const client = createClient({ apiKey: process.env.CALSYNC_API_KEY, baseURL: "http://127.0.0.1:8787" });

@@ -1,5 +1,5 @@
-// The README's webhook receiver, kept as a file: test/webhook-receiver-example.test.ts typechecks it, runs it
-// against `calsync webhook deliver`, and checks that README.md shows exactly this code.
+// The webhook receiver of docs/webhooks.md, kept as a file: test/webhook-receiver-example.test.ts typechecks it, runs it
+// against `calsync webhook deliver`, and checks that docs/webhooks.md shows exactly this code.
 import { createServer } from "node:http";
 import { verifyWebhook, WebhookVerificationError } from "calsync";
 

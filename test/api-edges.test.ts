@@ -26,7 +26,7 @@ describe("the API's edges", () => {
     const { call, loft } = await setUp();
     const cases: Array<[string, string, string, string]> = [
       ["POST", "/api/v1/properties", "GET", "use GET for /api/v1/properties"],
-      ["DELETE", `/api/v1/properties/${loft}`, "GET", "use GET for /api/v1/properties/{id}"],
+      ["DELETE", `/api/v1/properties/${loft}`, "GET, PATCH", "use GET or PATCH for /api/v1/properties/{id}"],
       ["PUT", `/api/v1/properties/${loft}/reservations`, "GET, POST", "use GET or POST for /api/v1/properties/{id}/reservations"],
       ["POST", `/api/v1/properties/${loft}/availability`, "GET", "use GET for /api/v1/properties/{id}/availability"],
       ["GET", "/api/v1/reservations/rsv_x", "PATCH, DELETE", "use PATCH or DELETE for /api/v1/reservations/{id}"],

@@ -90,7 +90,7 @@ describe.skipIf(!HAS_CHROMIUM)("<calsync-availability> on another origin's page"
 <link rel="stylesheet" href="/site.css">
 <script type="module" src="${calsyncOrigin}/embed/availability.js"></script></head>
 <body><main><h1>Ferienwohnung Seeblick</h1>
-<calsync-availability src="${src}" months="2"></calsync-availability>
+<calsync-availability src="${src}" months="2"${query.get("wide") ? ' class="wide"' : ""}></calsync-availability>
 </main></body></html>`);
     });
     browser = await launchChromium();
@@ -110,8 +110,8 @@ describe.skipIf(!HAS_CHROMIUM)("<calsync-availability> on another origin's page"
   });
 
   /** The listing page in a fresh US-English, Los Angeles browser, with what its console said. */
-  async function listing(query = ""): Promise<{ page: Page; heard: Heard; asked: string[] }> {
-    const context = await browser.newContext({ locale: "en-US", timezoneId: "America/Los_Angeles", viewport: { width: 900, height: 700 } });
+  async function listing(query = "", width = 900): Promise<{ page: Page; heard: Heard; asked: string[] }> {
+    const context = await browser.newContext({ locale: "en-US", timezoneId: "America/Los_Angeles", viewport: { width, height: 700 } });
     contexts.push(context);
     const page = await context.newPage();
     const heard: Heard = { errors: [], pageErrors: [] };
@@ -216,6 +216,58 @@ describe.skipIf(!HAS_CHROMIUM)("<calsync-availability> on another origin's page"
     expect(down.heard.errors.filter((m) => !isNetworkLog(m, "ERR_CONNECTION_REFUSED"))).toEqual([]);
   });
 
+  /** Left and right edges of the element's buttons and month tables, as drawn. */
+  async function edges(page: Page) {
+    const box = async (locator: ReturnType<Page["locator"]>) => {
+      const b = (await locator.boundingBox())!;
+      return { left: Math.round(b.x), right: Math.round(b.x + b.width), top: Math.round(b.y) };
+    };
+    const tables = page.locator("calsync-availability table");
+    return {
+      previous: await box(page.getByRole("button", { name: "Vorheriger Monat" })),
+      next: await box(page.getByRole("button", { name: "Nächster Monat" })),
+      months: await Promise.all((await tables.all()).map(box)),
+    };
+  }
+
+  it("keeps Previous and Next at the ends of the months on a wide page (1280 px) and on a phone (390 px)", async () => {
+    const wide = await listing("?wide=1", 1280);
+    await expect.poll(() => captions(wide.page)).toEqual(["März 2030", "April 2030"]);
+    const at1280 = await edges(wide.page);
+    // Two months side by side; the buttons at the outer ends of their captions, not at the page's far right.
+    expect(at1280.months[1]!.top).toBe(at1280.months[0]!.top);
+    expect(Math.abs(at1280.previous.left - at1280.months[0]!.left)).toBeLessThanOrEqual(2);
+    expect(Math.abs(at1280.next.right - at1280.months[1]!.right)).toBeLessThanOrEqual(2);
+
+    const phone = await listing("?wide=1", 390);
+    await expect.poll(() => captions(phone.page)).toEqual(["März 2030", "April 2030"]);
+    const at390 = await edges(phone.page);
+    // A month a row: the buttons at the ends of the first one.
+    expect(at390.months[1]!.top).toBeGreaterThan(at390.months[0]!.top);
+    expect(Math.abs(at390.previous.left - at390.months[0]!.left)).toBeLessThanOrEqual(2);
+    expect(Math.abs(at390.next.right - at390.months[0]!.right)).toBeLessThanOrEqual(2);
+    // The legend (three items now, "past" among them) wraps within the phone's width.
+    for (const item of await phone.page.locator("calsync-availability li").all()) {
+      const b = (await item.boundingBox())!;
+      expect(b.x + b.width).toBeLessThanOrEqual(390);
+    }
+  });
+
+  it("draws a month of 5 weeks beside one of 6 with cells of one size, and names past days in the legend", async () => {
+    const { page } = await listing("?wide=1", 1280);
+    const next = page.getByRole("button", { name: "Nächster Monat" });
+    await expect.poll(() => captions(page)).toEqual(["März 2030", "April 2030"]);
+    for (let i = 0; i < 5; i++) await next.click();
+    // August 2030 has 5 weeks from Monday, September 2030 (from a Sunday the 1st) 6.
+    await expect.poll(() => captions(page)).toEqual(["August 2030", "September 2030"]);
+    const tables = page.locator("calsync-availability table");
+    expect([await tables.nth(0).locator("tbody tr").count(), await tables.nth(1).locator("tbody tr").count()]).toEqual([5, 6]);
+    const heights = await page.locator("calsync-availability td[data-date]").evaluateAll((cells) => [...new Set(cells.map((c) => Math.round((c as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height)))]);
+    expect(heights).toHaveLength(1);
+    const legend = await page.locator("calsync-availability li").allTextContents();
+    expect(legend).toEqual(["frei", "belegt", "vergangen, nicht verfügbar"]);
+  });
+
   it("has no serious or critical accessibility violation (axe-core)", async () => {
     const { page } = await listing();
     await expect.poll(() => captions(page)).toEqual(["März 2030", "April 2030"]);
@@ -238,6 +290,7 @@ describe.skipIf(!HAS_CHROMIUM)("<calsync-availability> on another origin's page"
 /** The site's own stylesheet: its font, and the element themed through custom properties and ::part(). */
 const SITE_CSS = `body { font-family: "DejaVu Sans", sans-serif; margin: 24px; color: #1c2b33; background: #fff; }
 calsync-availability { --calsync-available-background: #dcf5ec; --calsync-available-color: #0b5a3c; max-width: 640px; }
+calsync-availability.wide { max-width: none; }
 calsync-availability::part(caption) { color: #003d5c; }
 `;
 

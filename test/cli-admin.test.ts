@@ -50,7 +50,10 @@ describe("calsync property", () => {
     const db = tmp.db();
     const owner = await json(db, "owner", "add", "Ann");
     const property = await json(db, "property", "add", "Sea View Loft");
-    expect(property).toEqual({ id: expect.any(String), ownerId: owner.id, name: "Sea View Loft", timeZone: null });
+    expect(property).toEqual({
+      id: expect.any(String), ownerId: owner.id, name: "Sea View Loft", timeZone: null,
+      checkInTime: "15:00", checkOutTime: "11:00", bufferNights: 0, cleanerEmails: [],
+    });
     expect(await json(db, "property", "list")).toEqual([property]);
   });
 

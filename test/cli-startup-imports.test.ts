@@ -86,8 +86,9 @@ describe("what each command loads", () => {
   });
 
   it.each([
-    ["owner list", ["owner", "owner-invite"]],
-    ["owner --help", ["owner", "owner-invite"]],
+    // owner-invite and private-feeds define owner's subcommands (invite; cleaning, calendar): light, no store.
+    ["owner list", ["owner", "owner-invite", "private-feeds"]],
+    ["owner --help", ["owner", "owner-invite", "private-feeds"]],
     ["help token", ["token"]],
     ["conflicts", ["conflicts"]],
   ])("%s loads the module of that command alone", async (command, expected) => {

@@ -128,6 +128,7 @@ describe("a Los Angeles stay on a machine in Tokyo", () => {
 
     expect(await json(db, "property", "update", propertyId, "--no-timezone")).toEqual({
       id: propertyId, ownerId: expect.any(String), name: "Beach House", timeZone: null,
+      checkInTime: "15:00", checkOutTime: "11:00", bufferNights: 0, cleanerEmails: [],
     });
     expect(await nights()).toEqual([[`${Y}1211`, `${Y}1213`]]);
   });
@@ -160,7 +161,7 @@ describe("calsync property and time zones", () => {
     [["property", "add", "Loft", "--timezone", "+02:00"], /unknown time zone "\+02:00"/, "calsync property add"],
     [["property", "update", "prp_x", "--timezone", "Europe/Lisbonne"], /unknown time zone "Europe\/Lisbonne"/, "calsync property update"],
     [["property", "update", "prp_x", "--timezone", ""], /the time zone is empty \(to remove a property's zone: --no-timezone\)/, "calsync property update"],
-    [["property", "update", "prp_x"], /nothing to change: give --name, --timezone ZONE or --no-timezone/, "calsync property update"],
+    [["property", "update", "prp_x"], /nothing to change: give --name, --timezone ZONE, --no-timezone, --check-in, --check-out, --buffer-nights or --cleaner-email/, "calsync property update"],
   ])("refuses %j as a usage error (exit 2, the reason and where the usage is)", async (argv, message, command) => {
     const db = tmp.db();
     await quickJson(db, "owner", "add", "Ann");

@@ -1,5 +1,5 @@
 // Requests Node's HTTP parser refuses before any route runs still get the JSON error body
-// (README: every answer is JSON), not Node's bare status line. Raw sockets, since fetch refuses to send them.
+// (docs/http-api.md: every answer is JSON), not Node's bare status line. Raw sockets, since fetch refuses to send them.
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { RunningServer } from "../src/server/index.js";

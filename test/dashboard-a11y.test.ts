@@ -1,7 +1,7 @@
 // Every dashboard page in Chromium under axe-core (CONTRACT §9): no serious or critical violation at
 // 1280 and 390 px, for an owner with nothing yet and for a busy one (a double booking, a failing
-// calendar, a token just created, a webhook, a direct stay listed and one refused); and at 390 px no page
-// scrolls sideways.
+// calendar, a token just created, a webhook, a direct stay listed, its Cancel stay page, and one
+// refused); and at 390 px no page scrolls sideways.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueInvite } from "../src/server/accounts.js";
@@ -140,6 +140,12 @@ describe.skipIf(!HAS_CHROMIUM)("dashboard accessibility (axe-core)", () => {
       await page.getByRole("button", { name: "Add booking" }).click();
       await page.getByRole("button", { name: /^Cancel stay/ }).first().waitFor();
       found.push(...(await problems(page, "property with a direct stay", width)));
+      // Cancel stay asks first on a page of its own; "Keep it" goes back to the property.
+      await page.getByRole("button", { name: /^Cancel stay/ }).first().click();
+      await page.getByRole("heading", { name: "Cancel this stay?" }).waitFor();
+      found.push(...(await problems(page, "cancel stay", width)));
+      await page.getByRole("link", { name: "Keep it" }).click();
+      await page.getByLabel("Arrival").waitFor();
       await page.getByLabel("Arrival").fill(day(9));
       await page.getByLabel("Departure").fill(day(12));
       await page.getByRole("button", { name: "Block nights" }).click();

@@ -74,9 +74,9 @@ describe.skipIf(!HAS_CHROMIUM)("settings and sessions in a browser", () => {
 
     await section.getByLabel("Token name").fill("website");
     await section.getByRole("button", { name: "Create token" }).click();
-    // The answer is Profile again, the new token in its API tokens section.
+    // The answer is Profile again, the new token first on it.
     await page.getByRole("heading", { name: "Profile", level: 1 }).waitFor();
-    const token = (await page.getByRole("region", { name: "API tokens" }).getByTestId("new-token").textContent())?.trim() ?? "";
+    const token = (await page.getByTestId("new-token").textContent())?.trim() ?? "";
     expect(token).toMatch(/^cs_[0-9A-Za-z]{32}$/);
     await page.getByRole("button", { name: "Copy" }).click();
     await page.getByRole("button", { name: "Copied" }).waitFor();
@@ -128,5 +128,43 @@ describe.skipIf(!HAS_CHROMIUM)("settings and sessions in a browser", () => {
     } finally {
       await attacker.close();
     }
+  }, 90_000);
+
+  it("shows a token created on a 390 px phone where the page lands, with a Try it line its scopes allow, scope names whole", async () => {
+    await owner("Pat Phone", "pat@example.com");
+    const { page } = await signedInPage("pat@example.com", { viewport: { width: 390, height: 844 } });
+    await page.goto(`${server.url}/settings/profile`);
+    // "read", never "rea" over "d": each scope name's text is on one line.
+    const brokenNames = await page.evaluate<string[]>(
+      "[...document.querySelectorAll('.checks code')].filter((c) => { const r = document.createRange(); r.selectNodeContents(c); return r.getClientRects().length > 1; }).map((c) => c.textContent)",
+    );
+    expect(brokenNames).toEqual([]);
+
+    await page.getByLabel("Token name").fill("reader");
+    await page.getByRole("checkbox", { name: /^sync/ }).uncheck();
+    await page.getByRole("button", { name: "Create token" }).click();
+    const shown = page.getByTestId("new-token");
+    await shown.waitFor();
+    const box = (await shown.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(844);
+    const token = (await shown.textContent())!.trim();
+    // The Try it line reads the properties (the token may read, not sync), and that call is allowed.
+    const tryIt = (await page.getByText(/^Try it:/).textContent()) ?? "";
+    expect(tryIt).toContain(`curl -H "x-api-key: ${token.slice(0, 7)}…"`);
+    expect(tryIt).toContain(`${server.url}/api/v1/properties`);
+    expect(tryIt).not.toContain("calendars/sync");
+    expect((await fetch(`${server.url}/api/v1/properties`, { headers: { "x-api-key": token } })).status).toBe(200);
+    expect((await callApi(token)).status).toBe(403);
+
+    // Refused (no scope): the reason is where the page lands too.
+    await page.getByLabel("Token name").fill("nothing");
+    for (const scope of [/^sync/, /^read/, /^write/]) await page.getByRole("checkbox", { name: scope }).uncheck();
+    await page.getByRole("button", { name: "Create token" }).click();
+    const refusal = page.getByText("Check at least one scope");
+    await refusal.waitFor();
+    const refused = (await refusal.boundingBox())!;
+    expect(refused.y).toBeGreaterThanOrEqual(0);
+    expect(refused.y + refused.height).toBeLessThanOrEqual(844);
   }, 90_000);
 });

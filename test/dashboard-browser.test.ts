@@ -129,7 +129,7 @@ describe.skipIf(!HAS_CHROMIUM)("the dashboard in a browser", () => {
     const loft = (await store.listProperties(owner.id)).find((p) => p.name === "Sea View Loft")!;
     for (const [saved, [feedUrl, channel, verdict]] of previews.entries()) {
       await page.getByLabel("Feed URL").fill(feedUrl);
-      await page.getByLabel("Channel").selectOption(channel);
+      await page.getByLabel("Channel", { exact: true }).selectOption(channel);
       await page.getByRole("button", { name: "Add calendar" }).click();
       await page.getByRole("heading", { name: "Check this calendar before saving" }).waitFor();
       await page.getByText(verdict).waitFor();

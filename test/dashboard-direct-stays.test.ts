@@ -1,9 +1,10 @@
 // Direct stays on the property page (CONTRACT §14), over the real h3 app, a real store and a loopback feed:
 // Add booking and Block nights (post/redirect/get), the refusal in words after a fresh sync of the channels,
-// a 422 naming the field, Cancel stay, the timeline row, and another owner's ids answering 404.
+// a 422 naming the field, Cancel stay (asked first, on a page of its own), the timeline row, and another
+// owner's ids answering 404.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortDay } from "../src/server/dashboard/format.js";
-import { refusalText } from "../src/server/dashboard/pages/direct-stays.js";
+import { nightsText, refusalText } from "../src/server/dashboard/pages/direct-stays.js";
 import { startDashboardFixture, type DashboardFixture } from "./helpers/dashboard-fixture.js";
 import { buildIcs, day } from "./helpers/ics.js";
 
@@ -30,14 +31,14 @@ describe("direct stays on the property page", () => {
     expect(page).toMatch(/<button type="submit" name="kind" value="booking" class="button primary">Add booking<\/button>/);
     const posted = await client.post(`/properties/${property.id}/stays`, { kind: "booking", arrival: day(10), departure: day(13), summary: "Ana <phone>", note: "late check-in" });
     expect([posted.status, posted.headers.get("location")]).toEqual([303, `/properties/${property.id}#direct-stays`]);
-    expect(await flashOf(client, posted.headers.get("location"))).toEqual(["ok", `Added a booking for ${shortDay(day(10))} → ${shortDay(day(13))} (3 nights).`]);
+    expect(await flashOf(client, posted.headers.get("location"))).toEqual(["ok", `Added a booking for ${nightsText(day(10), day(13))}.`]);
     const [stay] = await directStays(property.id);
     expect([stay!.kind, stay!.arrival, stay!.departure, stay!.summary]).toEqual(["booking", day(10), day(13), "Ana <phone>"]);
     const after = await client.page(`/properties/${property.id}`);
     expect(after).toContain("Ana &lt;phone&gt;");
     expect(after).not.toContain("Ana <phone>");
     expect(after).toContain("late check-in");
-    expect(after).toContain(`action="/stays/${stay!.id}/cancel"`);
+    expect(after).toContain(`<form method="get" action="/stays/${stay!.id}/cancel">`);
     const timeline = await client.page(`/properties/${property.id}/timeline`);
     expect(timeline).toMatch(/<span class="chip source-direct">direct<\/span>/);
     expect(timeline).toMatch(/<div class="bar booking source-direct/);
@@ -99,20 +100,38 @@ describe("direct stays on the property page", () => {
     expect(await directStays(property.id)).toEqual([]);
   });
 
-  it("blocks nights, then Cancel stay frees them and the list empties", async () => {
+  it("names a stay's nights with the year, both years when it spans New Year", () => {
+    expect(nightsText("2027-05-02", "2027-05-06")).toBe("2 May → 6 May 2027 (4 nights)");
+    expect(nightsText("2026-12-30", "2027-01-02")).toBe("30 Dec 2026 → 2 Jan 2027 (3 nights)");
+    expect(nightsText("2027-01-01", "2027-01-02")).toBe("1 Jan → 2 Jan 2027 (1 night)");
+  });
+
+  it("blocks nights, then Cancel stay asks first, and only the confirmed form frees them", async () => {
     const { owner, client } = await fx.signedIn();
     const property = await fx.store.createProperty(owner.id, "Family Flat");
     await client.page(`/properties/${property.id}`);
     const blocked = await client.post(`/properties/${property.id}/stays`, { kind: "block", arrival: day(30), departure: day(37), summary: "", note: "" });
-    expect(await flashOf(client, blocked.headers.get("location"))).toEqual(["ok", `Blocked ${shortDay(day(30))} → ${shortDay(day(37))} (7 nights).`]);
+    expect(await flashOf(client, blocked.headers.get("location"))).toEqual(["ok", `Blocked ${nightsText(day(30), day(37))}.`]);
     const [stay] = await directStays(property.id);
     expect([stay!.kind, stay!.summary, stay!.status]).toEqual(["block", "Blocked", "active"]);
-    expect(await client.page(`/properties/${property.id}`)).toContain(`aria-label="Cancel stay ${shortDay(day(30))} → ${shortDay(day(37))} (7 nights)"`);
-    const cancelled = await client.post(`/stays/${stay!.id}/cancel`, {});
+    // The button's name carries the year (nightsText's own test above).
+    expect(await client.page(`/properties/${property.id}`)).toContain(`aria-label="Cancel stay ${nightsText(day(30), day(37))}"`);
+    // The list's button opens a page that asks; a post without the confirmation (an old page) asks too.
+    const asked = await client.page(`/stays/${stay!.id}/cancel`);
+    expect(asked).toContain("Cancel this stay?");
+    expect(asked).toContain(nightsText(day(30), day(37)));
+    expect(asked).toMatch(/<input type="hidden" name="confirm" value="yes">/);
+    const unconfirmed = await client.post(`/stays/${stay!.id}/cancel`, {});
+    expect([unconfirmed.status, (await unconfirmed.text()).includes("Cancel this stay?")]).toEqual([200, true]);
+    expect((await directStays(property.id)).map((r) => r.status)).toEqual(["active"]);
+    const cancelled = await client.post(`/stays/${stay!.id}/cancel`, { confirm: "yes" });
     expect([cancelled.status, cancelled.headers.get("location")]).toEqual([303, `/properties/${property.id}#direct-stays`]);
     expect((await flashOf(client, cancelled.headers.get("location")))?.[0]).toBe("ok");
     expect((await directStays(property.id)).map((r) => r.status)).toEqual(["cancelled"]);
     expect(await client.page(`/properties/${property.id}`)).toContain("No upcoming direct stays.");
+    // Asked again after the fact: it says the stay is cancelled, and offers nothing to press.
+    const again = await client.page(`/stays/${stay!.id}/cancel`);
+    expect([again.includes("This stay is cancelled"), again.includes('name="confirm"')]).toEqual([true, false]);
   });
 
   it("gives another owner's property and stay 404, changing nothing; a channel's stay cannot be cancelled here", async () => {
@@ -124,9 +143,10 @@ describe("direct stays on the property page", () => {
     const other = await fx.signedIn();
     await other.client.page("/properties");
     const create = await other.client.post(`/properties/${property.id}/stays`, { kind: "booking", arrival: day(50), departure: day(52), summary: "", note: "" });
-    const cancel = await other.client.post(`/stays/${stay!.id}/cancel`, {});
-    const unknown = await other.client.post(`/stays/rsv_unknown/cancel`, {});
-    expect([create.status, cancel.status, unknown.status]).toEqual([404, 404, 404]);
+    const cancel = await other.client.post(`/stays/${stay!.id}/cancel`, { confirm: "yes" });
+    const unknown = await other.client.post(`/stays/rsv_unknown/cancel`, { confirm: "yes" });
+    const asked = await other.client.get(`/stays/${stay!.id}/cancel`);
+    expect([create.status, cancel.status, unknown.status, asked.status]).toEqual([404, 404, 404, 404]);
     expect((await directStays(property.id)).map((r) => [r.arrival, r.status])).toEqual([[day(40), "active"]]);
 
     const feed = fx.feeds.url(`/direct/${property.id}/booking.ics`, { body: buildIcs([{ uid: "b-1", start: day(60), end: day(62), summary: "CLOSED - Not available" }]) });

@@ -207,6 +207,26 @@ describe("API tokens", () => {
     expect(await client.page("/settings/tokens")).toContain(`<td data-label="Scopes">read</td>`);
   });
 
+  it("gives the new token a Try it line its scopes allow: a read, a sync, or for a write-only token what it may call", async () => {
+    const { client } = await fx.signedIn();
+    await client.page("/settings/tokens");
+    const made = async (scope: string) => {
+      const html = await (await client.post("/settings/tokens", { name: scope, expiresInDays: "", "scopes-offered": "1", scope })).text();
+      const token = /data-testid="new-token">(cs_[0-9A-Za-z]{32})</.exec(html)![1]!;
+      return { token, hint: /<p class="hint">((?:Try it|It can only)[^\n]*)<\/p>/.exec(html)![1]! };
+    };
+    const reader = await made("read");
+    expect(reader.hint).toMatch(/^Try it: <code>curl -H &quot;x-api-key: cs_.{4}…&quot; [^<]+\/api\/v1\/properties<\/code>$/);
+    expect((await fx.app.fetch(new Request(`${BASE}/api/v1/properties`, { headers: { "x-api-key": reader.token } }))).status).toBe(200);
+    const syncer = await made("sync");
+    expect(syncer.hint).toMatch(/^Try it: <code>curl -X POST -H &quot;x-api-key: cs_.{4}…&quot; [^<]+\/api\/v1\/calendars\/sync<\/code>$/);
+    expect((await fx.app.fetch(new Request(`${BASE}/api/v1/calendars/sync`, { method: "POST", headers: { "x-api-key": syncer.token } }))).status).toBe(200);
+    const writer = await made("write");
+    expect(writer.hint).toContain("It can only write");
+    expect(writer.hint).toContain("/api/v1/properties/{id}/reservations");
+    expect(writer.hint).not.toContain("Try it");
+  });
+
   it("refuses a token without a name or with an expiry not offered", async () => {
     const { owner, client } = await fx.signedIn();
     await client.page("/settings/tokens");

@@ -62,8 +62,8 @@ describe("the Webhooks page", () => {
     const html = await client.page("/webhooks");
     const deliveries = html.slice(html.indexOf("Recent deliveries"));
     expect(deliveries.match(/<tr data-event-id="msg_/g)).toHaveLength(2);
-    expect(deliveries).toContain("<code>reservation.created</code>");
-    expect(deliveries).toContain("<code>sync.completed</code>");
+    expect(deliveries).toContain('<code class="event">reservation.created</code>');
+    expect(deliveries).toContain('<code class="event">sync.completed</code>');
     expect(deliveries).toContain('<span class="pill muted-pill">pending</span>');
   });
 

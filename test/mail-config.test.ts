@@ -46,4 +46,31 @@ describe("mail templates", () => {
     expect(mail.html).toContain('href="https://cal.example.com/properties/prp_1"');
     expect(mail.text).toContain("since 2027-03-01 08:00 UTC");
   });
+
+  const conflict = (sources: Array<"airbnb" | "booking" | "direct">) =>
+    renderMail(
+      "booking_conflict",
+      {
+        type: "booking.conflict",
+        timestamp: "2027-03-01T10:00:00.000Z",
+        data: { propertyId: "prp_1", propertyName: "Loft", from: "2027-05-02", to: "2027-05-06", reservations: sources.map((source, i) => ({ id: `rsv_${i}`, source, summary: "Reserved" })) },
+      },
+      { ownerName: "Ann", baseUrl: "https://cal.example.com" },
+    );
+
+  it("says a double booking with a direct stay is cancelled in calsync, the channel's on its channel", () => {
+    const mail = conflict(["airbnb", "direct"]);
+    expect(mail.text).toContain("4 nights: Sun 2 May 2027 to Thu 6 May 2027 (check-out), on airbnb and a direct stay in calsync");
+    expect(mail.text).toContain("Cancel the airbnb booking on that channel, or the direct stay in calsync (the timeline links to it), or move the guest.");
+    expect(mail.text).not.toContain("Cancel one of the bookings on its channel");
+    expect(mail.html).toContain("or the direct stay in calsync");
+    // Between channels only, the channels are where to cancel.
+    expect(conflict(["airbnb", "booking"]).text).toContain("on airbnb, booking\n\nCancel one of the bookings on its channel, or move the guest.");
+  });
+
+  it("keeps a double booking's nights and channels in one line of the HTML mail, not two bullets", () => {
+    const { html } = conflict(["airbnb", "booking"]);
+    expect(html).not.toContain("<li>");
+    expect(html).toContain("<p>4 nights: Sun 2 May 2027 to Thu 6 May 2027 (check-out), on airbnb, booking</p>");
+  });
 });

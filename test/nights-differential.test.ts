@@ -29,7 +29,7 @@
 //   copy of the feed keeps those in upper case.
 // - Floating times are read in X-WR-TIMEZONE, else UTC (CONTRACT §8).
 // - Nights are the local dates in the property's zone, else the event's own zone; an event zone that
-//   only a VTIMEZONE with an invented name defines is kept as its offset at the start (README).
+//   only a VTIMEZONE with an invented name defines is kept as its offset at the start (docs/syncing.md).
 // - A timed event whose start and end fall on the same local date takes no night: not stored (§4).
 import fc from "fast-check";
 import ICAL from "ical.js";

@@ -79,11 +79,11 @@ describe("the README's SDK example", () => {
     expect(code(shown!)).toEqual(code(readFileSync(example, "utf8")));
   });
 
-  it("shows examples/sdk-direct-stay.ts as the code of 'Apps: read and write → From the SDK'", () => {
-    const readme = readFileSync(path.join(root, "README.md"), "utf8");
-    const blocks = [...readme.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  it("shows examples/sdk-direct-stay.ts as the code of docs/sdk.md's 'Read and write'", () => {
+    const guide = readFileSync(path.join(root, "docs/sdk.md"), "utf8");
+    const blocks = [...guide.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)].map((m) => m[1]!);
     const shown = blocks.find((block) => block.includes("client.reservations.create("));
-    expect(shown, "README.md has no ```ts block with client.reservations.create").toBeDefined();
+    expect(shown, "docs/sdk.md has no ```ts block with client.reservations.create").toBeDefined();
     const code = (text: string) => text.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("//")).map((line) => line.trimEnd());
     expect(code(shown!)).toEqual(code(readFileSync(path.join(root, "examples/sdk-direct-stay.ts"), "utf8")));
   });

@@ -45,7 +45,7 @@ describe.each(storeKinds())("$name store: availabilityReservations", (kind: Stor
         event("echo-in", 10, 13, { echoOf: ids.in! }),
         event("echo-gone", 20, 22, { echoOf: ids.gone! }),
         event("echo-far", 14, 15, { echoOf: ids.far! }),
-        event("echo-unknown", 16, 17, { echoOf: "rsv_nobody" }),
+        event("echo-unknown", 16, 17, { echoOf: "rsv_nobody", kind: "booking" }),
       ],
     }));
     await store.applyCalendarSync(write(airbnb.id, { cancels: [ids.gone!] }));
@@ -54,11 +54,11 @@ describe.each(storeKinds())("$name store: availabilityReservations", (kind: Stor
     const rows = await store.availabilityReservations(loft.id, { from: day(5), to: day(30) });
     const bookingIds = Object.fromEntries((await store.listReservations({ propertyId: loft.id })).map((r) => [r.uid, r.id]));
     expect(rows.reservations).toEqual(expect.arrayContaining([
-      { id: ids.in, status: "active", arrival: day(10), departure: day(13), echoOf: null },
-      { id: bookingIds["echo-in"], status: "active", arrival: day(10), departure: day(13), echoOf: ids.in },
-      { id: bookingIds["echo-gone"], status: "active", arrival: day(20), departure: day(22), echoOf: ids.gone },
-      { id: bookingIds["echo-far"], status: "active", arrival: day(14), departure: day(15), echoOf: ids.far },
-      { id: bookingIds["echo-unknown"], status: "active", arrival: day(16), departure: day(17), echoOf: "rsv_nobody" },
+      { id: ids.in, status: "active", arrival: day(10), departure: day(13), echoOf: null, kind: "booking" },
+      { id: bookingIds["echo-in"], status: "active", arrival: day(10), departure: day(13), echoOf: ids.in, kind: "booking" },
+      { id: bookingIds["echo-gone"], status: "active", arrival: day(20), departure: day(22), echoOf: ids.gone, kind: "booking" },
+      { id: bookingIds["echo-far"], status: "active", arrival: day(14), departure: day(15), echoOf: ids.far, kind: "booking" },
+      { id: bookingIds["echo-unknown"], status: "active", arrival: day(16), departure: day(17), echoOf: "rsv_nobody", kind: "booking" },
     ]));
     expect(rows.reservations).toHaveLength(5);
     expect(rows.echoTargets).toEqual(expect.arrayContaining([

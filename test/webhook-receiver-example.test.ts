@@ -1,5 +1,5 @@
-// The README's webhook receiver (examples/webhook-receiver.ts) is the code README.md shows, and does what
-// the README promises: add it with `calsync webhook add`, sync, deliver, and it prints the verified stay.
+// The webhook receiver of docs/webhooks.md (examples/webhook-receiver.ts) is the code the guide shows, and does
+// what the guide promises: add it with `calsync webhook add`, sync, deliver, and it prints the verified stay.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -26,7 +26,7 @@ afterAll(async () => {
   child?.kill("SIGKILL");
 });
 
-describe("the README's webhook receiver", () => {
+describe("the webhook receiver of docs/webhooks.md", () => {
   it("prints the stay of a signed reservation.created after a sync, and refuses an unsigned request", async () => {
     const db = tmp.db();
     const cli = (...argv: string[]) => runCli([...argv, "--db", db, "--allow-private-networks"]);
@@ -51,11 +51,11 @@ describe("the README's webhook receiver", () => {
     expect(stdout).toBe(`Sea View Loft: new stay ${day(10)} → ${day(13)}\n`);
   });
 
-  it("is the code block README.md shows, so the two cannot drift", () => {
-    const readme = readFileSync(path.join(root, "README.md"), "utf8");
-    const blocks = [...readme.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  it("is the code block docs/webhooks.md shows, so the two cannot drift", () => {
+    const guide = readFileSync(path.join(root, "docs/webhooks.md"), "utf8");
+    const blocks = [...guide.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)].map((m) => m[1]!);
     const shown = blocks.find((block) => block.includes("verifyWebhook("));
-    expect(shown, "README.md has no ```ts block calling verifyWebhook").toBeDefined();
+    expect(shown, "docs/webhooks.md has no ```ts block calling verifyWebhook").toBeDefined();
     const code = (text: string) =>
       text
         .split("\n")

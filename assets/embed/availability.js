@@ -30,15 +30,20 @@ const CSS = `
 :host([hidden]), [hidden] { display: none !important; }
 * { box-sizing: border-box; }
 .calendar { position: relative; }
-/* The buttons sit on the captions' line, at the two ends: the months stay the widest part. */
-.nav { position: absolute; inset-inline: 0; top: 0; display: flex; justify-content: space-between; pointer-events: none; }
+/* The months sit in a grid of month-wide columns. auto-fit collapses the columns no month fills, so the buttons,
+   placed over the whole first row (1 / -1), sit at the two ends of the captions of the months shown there, not
+   at the far ends of a wide page; on a phone, a month a row, at the ends of the first month's caption. A month
+   is 7 cells and 8 spacings (border-spacing) wide; a month of 5 weeks keeps its cells beside one of 6 (start). */
+.months { --calsync-month-width: calc(7 * var(--calsync-cell-size, 2.4em) + 16px); position: relative; display: grid;
+  grid-template-columns: repeat(auto-fit, minmax(var(--calsync-month-width), max-content)); justify-content: start; align-items: start; }
+.nav { position: absolute; grid-column: 1 / -1; grid-row: 1; inset-inline: 0; top: 0; display: flex; justify-content: space-between; pointer-events: none; }
 .nav button { pointer-events: auto; }
 caption { line-height: 2.5em; }
 button { font: inherit; min-width: 2.5em; min-height: 2.5em; border: 1px solid var(--calsync-border-color, #8c959f);
   border-radius: var(--calsync-radius, 6px); background: var(--calsync-button-background, #fff); color: var(--calsync-button-color, #1f2328); cursor: pointer; }
 button:focus-visible, td:focus-visible { outline: 3px solid var(--calsync-focus-color, #0969da); outline-offset: 2px; }
 button[aria-disabled="true"] { opacity: .45; cursor: default; }
-.months { display: flex; flex-wrap: wrap; gap: var(--calsync-gap, 1.5em); }
+.months { gap: var(--calsync-gap, 1.5em); }
 table { border-collapse: separate; border-spacing: 2px; }
 caption { font-weight: 600; padding-bottom: .2em; }
 caption::first-letter { text-transform: uppercase; }
@@ -49,10 +54,11 @@ td.available { background: var(--calsync-available-background, #dafbe1); color: 
 td.booked { background: var(--calsync-booked-background, #ffebe9); color: var(--calsync-booked-color, #82071e); text-decoration: line-through; }
 td.past { color: var(--calsync-past-color, #636c76); }
 td.today { box-shadow: inset 0 0 0 2px var(--calsync-today-color, #1f2328); }
-.legend { display: flex; gap: 1.2em; list-style: none; padding: 0; margin: .6em 0 0; font-size: .85em; }
+.legend { display: flex; flex-wrap: wrap; gap: .3em 1.2em; list-style: none; padding: 0; margin: .6em 0 0; font-size: .85em; }
 .swatch { display: inline-block; width: 1em; height: 1em; margin-inline-end: .35em; vertical-align: -.15em; border-radius: 3px; }
 .swatch.available { background: var(--calsync-available-background, #dafbe1); border: 1px solid var(--calsync-available-color, #116329); }
 .swatch.booked { background: var(--calsync-booked-background, #ffebe9); border: 1px solid var(--calsync-booked-color, #82071e); }
+.swatch.past { border: 1px solid var(--calsync-past-color, #636c76); }
 .message:empty { display: none; }
 .sr { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 `;
@@ -137,10 +143,13 @@ export class CalsyncAvailability extends HTMLElement {
       message: el("p", { part: "message", class: "message", role: "status" }),
     };
     const { previous, next, announce, months, legend, message } = this.#view;
-    this.#view.nav = el("div", { part: "nav", class: "nav", hidden: true }, previous, announce, next);
+    this.#view.nav = el("div", { part: "nav", class: "nav", hidden: true }, previous, next);
+    months.append(this.#view.nav);
     previous.addEventListener("click", () => this.#move(-1));
     next.addEventListener("click", () => this.#move(1));
-    root.append(el("div", { part: "calendar", class: "calendar" }, this.#view.nav, months, legend, message));
+    // The buttons live in the months' grid (see CSS): only the tables in it are ever replaced, so a button
+    // keeps the keyboard's focus across a change of month.
+    root.append(el("div", { part: "calendar", class: "calendar" }, months, announce, legend, message));
   }
 
   connectedCallback() {
@@ -175,7 +184,7 @@ export class CalsyncAvailability extends HTMLElement {
     this.#nights.clear();
     this.#today = this.#loadedTo = this.#start = this.#wanted = null;
     this.#view.nav.hidden = true;
-    this.#view.months.replaceChildren();
+    this.#showMonths([]);
     this.#view.legend.replaceChildren();
     this.#say(this.#words.loading);
     const first = await this.#fetch();
@@ -218,10 +227,15 @@ export class CalsyncAvailability extends HTMLElement {
 
   #fail(text) {
     this.#view.nav.hidden = true;
-    this.#view.months.replaceChildren();
+    this.#showMonths([]);
     this.#view.legend.replaceChildren();
     this.#say(text);
     return null;
+  }
+
+  #showMonths(tables) {
+    for (const table of this.#view.months.querySelectorAll(":scope > table")) table.remove();
+    this.#view.months.append(...tables);
   }
 
   #say(text) {
@@ -253,7 +267,7 @@ export class CalsyncAvailability extends HTMLElement {
   #render(announce) {
     const words = this.#words;
     const locale = this.#locale;
-    const { previous, next, months, legend, nav } = this.#view;
+    const { previous, next, legend, nav } = this.#view;
     const atFirst = this.#start <= monthStart(dayMs(this.#today));
     previous.setAttribute("aria-label", words.previous);
     previous.setAttribute("aria-disabled", String(atFirst));
@@ -269,10 +283,11 @@ export class CalsyncAvailability extends HTMLElement {
       captions.push(new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(start));
       tables.push(this.#month(start, captions[i], locale, words));
     }
-    months.replaceChildren(...tables);
+    this.#showMonths(tables);
     legend.replaceChildren(
       el("li", { part: "legend-item" }, el("span", { class: "swatch available", part: "swatch available" }), words.available),
       el("li", { part: "legend-item" }, el("span", { class: "swatch booked", part: "swatch booked" }), words.booked),
+      el("li", { part: "legend-item" }, el("span", { class: "swatch past", part: "swatch past" }), words.past),
     );
     if (announce) this.#view.announce.textContent = captions.join(" – ");
   }

@@ -34,7 +34,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     "content-type: application/json",
     `content-length: ${Buffer.byteLength(body)}`,
     `x-request-id: ${randomUUID()}`,
-    // The headers every other answer carries (README: "on every answer, API included").
+    // The headers every other answer carries (docs/security.md: "on every answer, API included").
     ...Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`),
     "connection: close",
   ];

@@ -158,7 +158,9 @@ function readFlash(value: string | undefined): Flash | undefined {
   try {
     const parsed = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as Partial<Flash>;
     const tone = parsed.tone === "ok" || parsed.tone === "warn" || parsed.tone === "error" ? parsed.tone : undefined;
-    return tone && typeof parsed.text === "string" ? { tone, text: parsed.text.slice(0, 1000) } : undefined;
+    if (!tone || typeof parsed.text !== "string") return undefined;
+    const at = typeof parsed.at === "string" && /^[a-z][a-z0-9-]{0,40}$/.test(parsed.at) ? { at: parsed.at } : {};
+    return { tone, text: parsed.text.slice(0, 1000), ...at };
   } catch {
     return undefined;
   }

@@ -5,6 +5,11 @@ import { html, url, type SafeHtml } from "./html.js";
 export interface Flash {
   tone: "ok" | "warn" | "error";
   text: string;
+  /**
+   * The id of the section the redirect jumps to (`#direct-stays`): the message is shown there, where the
+   * owner's eyes are, instead of at the top of the page, out of sight on a phone.
+   */
+  at?: string;
 }
 
 /** The signed-in part of the layout: who, where, and the token the sign-out form needs. */
@@ -75,6 +80,17 @@ function navigation(visit: LayoutVisit): SafeHtml {
 /** The hidden CSRF field every form carries. */
 export function csrfField(csrf: string): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${csrf}">`;
+}
+
+/**
+ * The flash meant for the section `id`, taken from `visit` so the layout does not show it again at the top.
+ * A page builds its body before the layout, so a section that shows its flash always comes first.
+ */
+export function flashAt(visit: { flash?: Flash }, id: string): SafeHtml {
+  const flash = visit.flash;
+  if (flash?.at !== id) return html``;
+  delete visit.flash;
+  return flashMessage(flash);
 }
 
 /** A message box; errors are announced at once to screen readers. */

@@ -54,6 +54,8 @@ export interface TimelineRow {
 export interface TimelineConflict extends TimelineSpan {
   sources: ReservationSource[];
   summaries: string[];
+  /** The reservations, in the order of `sources`: a direct stay among them is cancelled in calsync. */
+  reservationIds: string[];
 }
 
 export interface Timeline {
@@ -104,7 +106,7 @@ export function buildTimeline(input: {
 
   const shown = conflicts.flatMap((c): TimelineConflict[] => {
     const span = clip({ start: c.from, end: c.to }, window, input.today);
-    return span ? [{ ...span, sources: c.reservations.map((r) => r.source), summaries: c.reservations.map((r) => r.summary) }] : [];
+    return span ? [{ ...span, sources: c.reservations.map((r) => r.source), summaries: c.reservations.map((r) => r.summary), reservationIds: c.reservations.map((r) => r.id) }] : [];
   });
   return { days, rows, conflicts: shown, occupiedNights: occupied.size };
 }

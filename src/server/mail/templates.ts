@@ -69,17 +69,25 @@ function resetMail({ url: link, expiresAt }: LinkPayload, { ownerName }: MailCon
   );
 }
 
+// A direct stay (CONTRACT §14) has no channel to cancel it on: it is cancelled in calsync, and the mail says so.
 function conflictMail({ data }: BookingConflictEvent, { baseUrl }: MailContext): RenderedMail {
-  const channels = [...new Set(data.reservations.map((r) => r.source))].join(", ");
-  const stay = `${plural(nightCount(data.from, data.to), "night", "nights")}: ${longDay(data.from)} to ${longDay(data.to)} (check-out)`;
+  const sources = [...new Set(data.reservations.map((r) => r.source))];
+  const channels = sources.filter((s) => s !== "direct");
+  const direct = sources.includes("direct");
+  const where = direct ? `${channels.length > 0 ? `${channels.join(", ")} and ` : ""}a direct stay in calsync` : channels.join(", ");
+  const stay = `${plural(nightCount(data.from, data.to), "night", "nights")}: ${longDay(data.from)} to ${longDay(data.to)} (check-out), on ${where}`;
+  const advice = !direct
+    ? "Cancel one of the bookings on its channel, or move the guest."
+    : channels.length === 0
+      ? "Cancel one of the direct stays in calsync (the timeline links to them), or move the guest."
+      : `Cancel the ${channels.join(" or ")} booking on ${channels.length === 1 ? "that channel" : "its channel"}, or the direct stay in calsync (the timeline links to it), or move the guest.`;
   const link = `${baseUrl}/properties/${encodeURIComponent(data.propertyId)}/timeline`;
   return mail(
     `Double booking: ${data.propertyName}`,
-    [`${data.propertyName} is booked twice for the same nights:`, "", `  ${stay}`, `  on ${channels}`, "",
-      "Cancel one of the bookings on its channel, or move the guest. The timeline:", link],
+    [`${data.propertyName} is booked twice for the same nights:`, "", `  ${stay}`, "", `${advice} The timeline:`, link],
     html`<p><strong>${data.propertyName}</strong> is booked twice for the same nights:</p>
-<ul><li>${stay}</li><li>on ${channels}</li></ul>
-<p>Cancel one of the bookings on its channel, or move the guest.</p>
+<p>${stay}</p>
+<p>${advice}</p>
 <p><a href="$${url(link)}">Open the timeline</a></p>`,
   );
 }

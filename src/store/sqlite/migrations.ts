@@ -373,26 +373,25 @@ export const MIGRATIONS: readonly string[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
- * Brings the database up to the last of `steps` (default: calsync's schema), one transaction per step.
- * Throws, changing nothing, when the file was written by a newer calsync.
+ * Brings the database up to the last of `steps` (default: calsync's schema), all pending steps in one
+ * transaction. Throws, changing nothing, when the file was written by a newer calsync.
  */
 export function migrate(db: Database.Database, steps: readonly string[] = MIGRATIONS): void {
-  // IMMEDIATE takes the write lock before reading the version, so two processes opening a new file
-  // at once (serve and a CLI command) run each step once instead of both creating the same tables.
-  const step = db.transaction((): boolean => {
+  // IMMEDIATE takes the write lock before reading the version, so two processes opening a new file at once
+  // (serve and a CLI command) run each step once. All pending steps are one transaction, so no other process
+  // ever sees a version between the old and the new: a file is as the older calsync left it (and the copy
+  // before the steps, open.ts, is of that) or as this one leaves it, never half-way, even if a step fails.
+  const upgrade = db.transaction((): void => {
     const current = db.pragma("user_version", { simple: true }) as number;
     if (current > steps.length) {
       throw new Error(
         `database schema version ${current} is newer than this calsync understands (${steps.length}): upgrade calsync`,
       );
     }
-    if (current === steps.length) return false;
-    db.exec(steps[current]!);
-    db.pragma(`user_version = ${current + 1}`);
-    return true;
+    for (let version = current; version < steps.length; version++) db.exec(steps[version]!);
+    if (current < steps.length) db.pragma(`user_version = ${steps.length}`);
   });
   // Up to date is the common case: answer it without taking the write lock.
   if (db.pragma("user_version", { simple: true }) === steps.length) return;
-  // One step per transaction: a failing step keeps the ones before it.
-  while (step.immediate());
+  upgrade.immediate();
 }

@@ -47,13 +47,14 @@ export function fileStamp(at: Date): string {
 }
 
 /**
- * Before the first schema step on an existing file, a copy of it beside it (`<file>.schema-<version>-<time>.bak`):
+ * Before the first schema step on an existing file, a copy of it beside it (`<file>.schema-<version>-<time>-<pid>.bak`):
  * an upgrade that goes wrong, or a downgrade wanted after it, starts from that (CONTRACT §19).
  */
 function copyBeforeSchemaSteps(db: Database, path: string): void {
   const version = db.pragma("user_version", { simple: true }) as number;
   if (path === ":memory:" || path === "" || version === 0 || version >= SCHEMA_VERSION) return;
-  db.prepare("VACUUM INTO ?").run(`${path}.schema-${version}-${fileStamp(new Date())}.bak`);
+  // Several processes may open an old file at once: each copies to a name of its own, none onto another's.
+  db.prepare("VACUUM INTO ?").run(`${path}.schema-${version}-${fileStamp(new Date())}-${process.pid}.bak`);
 }
 
 /** The query groups of one database, each a module of its own (see lazy-queries.ts). */

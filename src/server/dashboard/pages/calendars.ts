@@ -66,7 +66,7 @@ export function registerCalendarForms(app: H3, ctx: DashboardContext): void {
       const text = rotate
         ? "New feed URL: the old one now answers 404. Paste this one into every channel."
         : "Feed URL created: paste it into each channel's import box.";
-      return redirectWithFlash(visit, `/properties/${property.id}#feed`, { tone: rotate ? "warn" : "ok", text });
+      return redirectWithFlash(visit, `/properties/${property.id}#feed`, { tone: rotate ? "warn" : "ok", text, at: "feed" });
     }),
   );
 }

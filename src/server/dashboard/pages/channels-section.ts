@@ -41,7 +41,7 @@ export async function channelsSection(ctx: DashboardContext, visit: Visit, prope
   return html`<section class="card flush" id="channels" aria-labelledby="channels-title">
   <h2 class="card-title" id="channels-title">Channels</h2>
   <p class="muted">Paste each channel's own link into its "import calendar" box: calsync then sees when each one reads your calendar.</p>
-  <div class="table-wrap"><table class="data stack">
+  <div class="table-wrap"><table class="data stack-on-phone">
   <thead><tr><th scope="col">Channel</th><th scope="col">Link to paste</th><th scope="col">Last read</th><th scope="col">Usually reads</th><th scope="col">Status</th></tr></thead>
   <tbody>${rows}</tbody>
   </table></div>

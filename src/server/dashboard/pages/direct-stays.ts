@@ -1,18 +1,17 @@
 // Direct stays on the property page (CONTRACT §14): "Add booking" and "Block nights" in one form (the two
 // buttons send the kind), the property's upcoming direct stays with "Cancel stay", and the refusal in words.
 // Writes go through the API's resource functions with the runner's refresh of the property's calendars before a
-// check; the form's POST is stay-add.ts, which draws the property page again on a refusal (this file is part of it).
-import { getRouterParam, type H3 } from "h3";
+// check; the form's POST is stay-add.ts, which draws the property page again on a refusal (this file is part of it),
+// and Cancel stay is stay-cancel.ts.
 import { addDays, todayAt } from "../../../engine/nights.js";
-import { cancelDirectStay, type ResourceContext } from "../../../resources/index.js";
+import type { ResourceContext } from "../../../resources/index.js";
 import { MAX_NOTE, MAX_SUMMARY } from "../../../resources/validate.js";
 import type { NightsConflict, ReservationSource, Reservation } from "../../../resource-types.js";
 import type { Property, Store } from "../../../store/types.js";
-import { ownerAction, redirectWithFlash, type DashboardContext, type Visit } from "../context.js";
+import type { DashboardContext, Visit } from "../context.js";
 import { plural, shortDay } from "../format.js";
 import { html, url, type SafeHtml } from "../html.js";
-import { csrfField, flashMessage, type Flash } from "../layout.js";
-import { notFoundPage } from "./errors.js";
+import { csrfField, flashAt, flashMessage } from "../layout.js";
 
 /** What the stay form sent, shown again with why it was refused. */
 export interface StayForm {
@@ -26,23 +25,6 @@ export interface StayForm {
   field?: "arrival" | "departure" | "summary" | "note";
 }
 
-/** Adds POST /stays/<id>/cancel (Add booking and Block nights are stay-add.ts). */
-export function registerDirectStays(app: H3, ctx: DashboardContext): void {
-  app.post(
-    "/stays/:id/cancel",
-    ownerAction(ctx, async (event, visit) => {
-      const found = await ctx.store.getReservation(getRouterParam(event, "id") ?? "");
-      if (!found || found.ownerId !== visit.owner.id) return notFoundPage(visit);
-      const stay = found.reservation;
-      const cancelled = await cancelDirectStay(resourceContext(ctx), { ownerId: visit.owner.id, reservationId: stay.id });
-      const flash: Flash = cancelled.ok
-        ? { tone: "ok", text: `Cancelled the stay of ${nightsText(stay.arrival, stay.departure)}: its nights are free again.` }
-        : { tone: "error", text: cancelled.code === "not_direct" ? `That stay came from ${channelName(stay.source)}: cancel it there.` : cancelled.message };
-      return redirectWithFlash(visit, `/properties/${stay.propertyId}#direct-stays`, flash);
-    }),
-  );
-}
-
 /** The section of the property page: the form (with a refusal), and the upcoming direct stays. */
 export async function directStaysSection(ctx: DashboardContext, visit: Visit, property: Property, form?: StayForm): Promise<SafeHtml> {
   const stays = await upcomingDirectStays(ctx.store, property, ctx.now());
@@ -51,6 +33,7 @@ export async function directStaysSection(ctx: DashboardContext, visit: Visit, pr
     html`<label class="field"><span>${label}</span><input type="date" name="${name}" value="${form?.[name] ?? ""}" required${invalid(name)}></label>`;
   return html`<section class="card" id="direct-stays">
   <h2>Direct stays</h2>
+  ${flashAt(visit, "direct-stays")}
   <p class="muted">Guests who booked by phone or on your own site, and nights you keep for yourself. calsync first syncs this property's channel calendars, so the nights are checked against what the channels say now; the outbound feed then closes them on every channel.</p>
   ${form ? html`<div id="stay-refusal">${flashMessage({ tone: "error", text: form.refusal })}</div>` : html``}
   <form method="post" action="$${url(`/properties/${property.id}/stays#direct-stays`)}" class="inline-form stay-form" data-busy="Checking the channels…">
@@ -62,26 +45,32 @@ export async function directStaysSection(ctx: DashboardContext, visit: Visit, pr
     <div class="actions"><button type="submit" name="kind" value="booking" class="button primary">Add booking</button>
     <button type="submit" name="kind" value="block" class="button">Block nights</button></div>
   </form>
-  ${stays.length === 0 ? html`<p class="empty-row muted">No upcoming direct stays.</p>` : stayList(visit, stays)}
+  ${stays.length === 0 ? html`<p class="empty-row muted">No upcoming direct stays.</p>` : stayList(stays)}
 </section>`;
 }
 
-function stayList(visit: Visit, stays: Reservation[]): SafeHtml {
+// "Cancel stay" opens a page that asks first (stay-cancel.ts): a GET form, so it is a button and needs no script.
+function stayList(stays: Reservation[]): SafeHtml {
   const items = stays.map(
     (stay) => html`<li class="stay-item">
     <div><strong>${nightsText(stay.arrival, stay.departure)}</strong> <span class="pill ${stay.kind === "block" ? "muted-pill" : "ok"}">${stay.kind === "block" ? "blocked" : "booking"}</span>
       <div>${stay.summary}</div>${stay.note ? html`<div class="muted">${stay.note}</div>` : html``}</div>
-    <form method="post" action="$${url(`/stays/${stay.id}/cancel`)}">${csrfField(visit.csrf)}
+    <form method="get" action="$${url(`/stays/${stay.id}/cancel`)}">
       <button type="submit" class="button danger small" aria-label="${`Cancel stay ${nightsText(stay.arrival, stay.departure)}`}">Cancel stay</button></form>
   </li>`,
   );
   return html`<ul class="stay-list" aria-label="Upcoming direct stays">${items}</ul>`;
 }
 
-/** `12 Mar → 15 Mar (3 nights)`: arrival, departure morning, and the nights between. */
+/**
+ * `12 Mar → 15 Mar 2027 (3 nights)`: arrival, departure morning, and the nights between, with the year (a stay
+ * can be booked a year ahead; two years when it spans New Year: `30 Dec 2026 → 2 Jan 2027`).
+ */
 export function nightsText(arrival: string, departure: string): string {
   const nights = Math.round((Date.parse(departure) - Date.parse(arrival)) / 86_400_000);
-  return `${shortDay(arrival)} → ${shortDay(departure)} (${plural(nights, "night", "nights")})`;
+  const year = (date: string) => date.slice(0, 4);
+  const from = year(arrival) === year(departure) ? shortDay(arrival) : `${shortDay(arrival)} ${year(arrival)}`;
+  return `${from} → ${shortDay(departure)} ${year(departure)} (${plural(nights, "night", "nights")})`;
 }
 
 /** The refusal in words: which nights, and which channel holds them. */

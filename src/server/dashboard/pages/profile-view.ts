@@ -3,10 +3,10 @@
 import type { DashboardContext, Visit } from "../context.js";
 import { html } from "../html.js";
 import { htmlResponse } from "../http.js";
-import { csrfField, flashMessage, type Flash } from "../layout.js";
+import { csrfField, flashAt, flashMessage, type Flash } from "../layout.js";
 import { MIN_PASSWORD_LENGTH } from "../passwords.js";
 import { settingsLayout } from "../settings.js";
-import { tokenSection, type TokensState } from "./token-section.js";
+import { newTokenCard, tokenSection, type TokensState } from "./token-section.js";
 import { ownerCalendarSection } from "./owner-calendar-section.js";
 
 /** What the Profile page shows besides the account: a password form's error, the token section's state. */
@@ -21,6 +21,7 @@ export interface ProfileState {
 export async function profilePage(ctx: DashboardContext, visit: Visit, state: ProfileState = {}): Promise<Response> {
   const { owner } = visit;
   const body = html`<div class="page-head"><div><h1>Profile</h1><p class="muted">Your account, your password and your API tokens.</p></div></div>
+${state.tokens?.created ? newTokenCard(visit, state.tokens.created) : html``}
 <section class="card narrow-left" aria-labelledby="profile-details">
   <h2 id="profile-details">Profile</h2>
   <dl class="facts">
@@ -44,6 +45,7 @@ export async function profilePage(ctx: DashboardContext, visit: Visit, state: Pr
 ${await ownerCalendarSection(ctx, visit)}
 <section id="api-tokens" class="settings-section" aria-labelledby="api-tokens-heading">
   <h2 id="api-tokens-heading">API tokens</h2>
+  ${flashAt(visit, "api-tokens")}
   <p class="muted">For <code>POST /api/v1/calendars/sync</code>, the SDK and <code>calsync sync</code>: send one in the <code>x-api-key</code> header.</p>
   ${await tokenSection(ctx, visit, state.tokens ?? {}, "profile")}
 </section>`;

@@ -8,7 +8,7 @@ import { ownerPage, type DashboardContext, type Visit } from "../context.js";
 import { plural, relativeTime } from "../format.js";
 import { html, url, type SafeHtml } from "../html.js";
 import { htmlResponse } from "../http.js";
-import { csrfField, flashMessage, layout, type Flash } from "../layout.js";
+import { csrfField, flashAt, flashMessage, layout, type Flash } from "../layout.js";
 import { ownedProperty } from "../owned.js";
 import { previewCard, type CalendarPreview } from "./calendar-preview.js";
 import { channelsSection } from "./channels-section.js";
@@ -85,7 +85,7 @@ function calendarTable(visit: Visit, calendars: Calendar[], now: Date): SafeHtml
       <button type="submit" class="button danger small" aria-label="${`Remove ${calendar.source} calendar`}">Remove</button></form></td>
   </tr>`;
   });
-  return html`<div class="table-wrap"><table class="data stack">
+  return html`<div class="table-wrap"><table class="data stack-on-phone">
   <thead><tr><th>Channel</th><th>Feed</th><th>Last sync</th><th>Status</th><th>Error</th>${streaks ? html`<th class="num">Failures in a row</th>` : html``}<th><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${rows}</tbody>
 </table></div>`;
@@ -117,11 +117,13 @@ function feedSection(visit: Visit, property: Property): SafeHtml {
   const action = url(`/properties/${property.id}/feed`);
   if (!property.feedToken) {
     return html`<section class="card" id="feed"><h2>Outbound feed</h2>
+  ${flashAt(visit, "feed")}
   <p class="muted">One merged calendar of this property's nights, for each channel's "import calendar" box, so no channel sells a night another one sold.</p>
   <form method="post" action="$${action}">${csrfField(visit.csrf)}<button type="submit" class="button">Create feed URL</button></form></section>`;
   }
   const feedUrl = `${visit.facts.origin}/ical/${property.feedToken}.ics`;
   return html`<section class="card" id="feed"><h2>Outbound feed</h2>
+  ${flashAt(visit, "feed")}
   <p class="muted">Paste this into each channel's "import calendar" box, adding <code>?exclude=</code> and the channel's own name (e.g. <code>?exclude=airbnb</code> for Airbnb) so it does not import its own bookings back.</p>
   <div class="copy-row"><code class="feed-url" id="feed-url">${feedUrl}</code>
     <button type="button" class="button small" data-copy="feed-url" hidden>Copy</button></div>

@@ -31,7 +31,7 @@ export function registerStayAdd(app: H3, ctx: DashboardContext): void {
       }
       const stay = made.reservation;
       const what = `${stay.kind === "block" ? "Blocked" : "Added a booking for"} ${nightsText(stay.arrival, stay.departure)}`;
-      const flash: Flash = { tone: stale ? "warn" : "ok", text: `${what}.${stale}` };
+      const flash: Flash = { tone: stale ? "warn" : "ok", text: `${what}.${stale}`, at: "direct-stays" };
       return redirectWithFlash(visit, `/properties/${property.id}#direct-stays`, flash);
     }),
   );

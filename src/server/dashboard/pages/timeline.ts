@@ -102,12 +102,20 @@ function conflictBar(conflict: TimelineConflict): SafeHtml {
   return html`<div class="bar conflict-bar" title="${detail}"><span class="bar-text">⚠ Double booking</span><span class="visually-hidden">, ${shortDay(conflict.from)} to ${shortDay(conflict.to)}: ${conflict.sources.join(", ")}</span></div>`;
 }
 
+// A channel's booking is cancelled on that channel; a direct stay (CONTRACT §14) only here, so its item links to
+// its Cancel stay page.
 function conflictSummary(conflicts: readonly TimelineConflict[]): SafeHtml {
-  const items = conflicts.map(
-    (c) => html`<li><strong>${longDay(c.from)} → ${longDay(c.to)}</strong> (${plural(c.nights, "night", "nights")}): ${c.sources.map((s, i) => html`<span class="chip source-${s}">${s}</span> ${c.summaries[i] ?? ""} `)}</li>`,
-  );
+  const items = conflicts.map((c) => {
+    const direct = c.reservationIds.filter((_, i) => c.sources[i] === "direct");
+    const cancel = direct.map((id) => html` <a href="$${url(`/stays/${id}/cancel`)}">Cancel the direct stay in calsync</a>`);
+    return html`<li><strong>${longDay(c.from)} → ${longDay(c.to)}</strong> (${plural(c.nights, "night", "nights")}): ${c.sources.map((s, i) => html`<span class="chip source-${s}">${s}</span> ${c.summaries[i] ?? ""} `)}${cancel}</li>`;
+  });
+  const anyDirect = conflicts.some((c) => c.sources.includes("direct"));
+  const advice = anyDirect
+    ? "The same nights are sold twice. Cancel a channel's booking on that channel; a direct stay is cancelled here in calsync (Cancel stay)."
+    : "The same nights are sold on more than one channel. Cancel one of them on its channel.";
   return html`<section class="card warning-card" role="alert"><h2>⚠ ${plural(conflicts.length, "double booking", "double bookings")}</h2>
-  <p class="muted">The same nights are sold on more than one channel. Cancel one of them on its channel.</p><ul>${items}</ul></section>`;
+  <p class="muted">${advice}</p><ul>${items}</ul></section>`;
 }
 
 function months(days: readonly string[]): SafeHtml[] {

@@ -38,18 +38,20 @@ export interface TokensState {
   error?: Flash;
 }
 
-/** The section's parts: a token just created, the create form, the list (headings one level under its page's). */
+/**
+ * The section's parts: the create form (with why it failed) and the list, headings one level under its page's.
+ * A token just created is not among them: its page shows `newTokenCard` at its top, where the eye lands.
+ */
 export async function tokenSection(ctx: DashboardContext, visit: Visit, state: TokensState, from: TokensPage): Promise<SafeHtml> {
   const tokens = await ctx.store.listTokens(visit.owner.id);
   const now = ctx.now();
   // On Profile the section sits under its own "API tokens" heading.
   const heading = (id: string, text: string, cls = "") =>
     from === "profile" ? html`<h3 id="${id}" class="${cls}">${text}</h3>` : html`<h2 id="${id}" class="${cls}">${text}</h2>`;
-  return html`${state.created ? newTokenView(visit, state.created.record, state.created.token, heading) : html``}
-<section class="card" aria-labelledby="create-token">
+  return html`<section class="card" aria-labelledby="create-token">
   ${heading("create-token", "Create a token")}
-  ${state.error ? flashMessage(state.error) : html``}
-  <form method="post" action="/settings/tokens" class="inline-form">
+  ${state.error ? html`<div id="${TOKEN_RESULT}">${flashMessage(state.error)}</div>` : html``}
+  <form method="post" action="$${url(`/settings/tokens#${TOKEN_RESULT}`)}" class="inline-form">
     ${csrfField(visit.csrf)}
     <input type="hidden" name="from" value="${from}">
     <label class="field grow"><span>Token name</span><input type="text" name="name" maxlength="${MAX_NAME_LENGTH}" required placeholder="backend"></label>
@@ -67,14 +69,31 @@ export async function tokenSection(ctx: DashboardContext, visit: Visit, state: T
 </section>`;
 }
 
-function newTokenView(visit: Visit, record: TokenRecord, token: string, heading: (id: string, text: string) => SafeHtml): SafeHtml {
-  return html`<section class="card success-card" role="status" aria-labelledby="new-token-heading">
-  ${heading("new-token-heading", `Token "${record.name}" created`)}
+/**
+ * The id the create form's answer jumps to (its action's fragment): the new token, or why it was not made. On
+ * a phone the form sits a screen or more below the top; the answer must not be out of sight.
+ */
+export const TOKEN_RESULT = "token-result";
+
+/** A token just created, shown this once: the first thing on its page. */
+export function newTokenCard(visit: Visit, created: NonNullable<TokensState["created"]>): SafeHtml {
+  const { record, token } = created;
+  return html`<section class="card success-card" id="${TOKEN_RESULT}" role="status" aria-labelledby="new-token-heading">
+  <h2 id="new-token-heading">Token "${record.name}" created</h2>
   <p><strong>Copy it now: it is shown only this once.</strong> calsync keeps only a hash of it.</p>
   <div class="copy-row"><code class="secret" id="new-token" data-testid="new-token">${token}</code>
     <button type="button" class="button small" data-copy="new-token" hidden>Copy</button></div>
-  <p class="hint">Try it: <code>curl -X POST -H "x-api-key: ${record.prefix}…" ${visit.facts.origin}/api/v1/calendars/sync</code></p>
+  ${tryIt(visit.facts.origin, record)}
 </section>`;
+}
+
+// A first call the token is allowed to make: reading is harmless, so a token that may read lists its properties;
+// a sync-only one starts a sync; a write-only one is told what it may do (a "try" that writes a stay would not be one).
+function tryIt(origin: string, record: TokenRecord): SafeHtml {
+  const key = `-H "x-api-key: ${record.prefix}…"`;
+  if (record.scopes.includes("read")) return html`<p class="hint">Try it: <code>curl ${key} ${origin}/api/v1/properties</code></p>`;
+  if (record.scopes.includes("sync")) return html`<p class="hint">Try it: <code>curl -X POST ${key} ${origin}/api/v1/calendars/sync</code></p>`;
+  return html`<p class="hint">It can only write: add, change and cancel direct stays with <code>POST ${origin}/api/v1/properties/{id}/reservations</code>, <code>PATCH</code> and <code>DELETE ${origin}/api/v1/reservations/{id}</code>.</p>`;
 }
 
 // On a phone the rows stack: each cell on a line of its own, named by its column (data-label).
@@ -94,7 +113,7 @@ function tokenTable(visit: Visit, tokens: TokenRecord[], now: Date, from: Tokens
     <td data-label="Last used">${relativeTime(t.lastUsedAt, now)}</td><td data-label="Expires">${relativeTime(t.expiresAt, now)}</td><td data-label="Status">${state}</td>
     <td class="row-actions">${revoke}</td></tr>`;
   });
-  return html`<div class="table-wrap"><table class="data stack">
+  return html`<div class="table-wrap"><table class="data stack-on-phone">
   <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${rows}</tbody></table></div>`;
 }

@@ -11,7 +11,7 @@ import { ownedToken } from "../owned.js";
 import { settingsLayout } from "../settings.js";
 import { notFoundPage } from "./errors.js";
 import { profilePage } from "./profile-view.js";
-import { EXPIRY_CHOICES, MAX_NAME_LENGTH, tokenSection, tokensPageOf, tokensPath, type TokensPage, type TokensState } from "./token-section.js";
+import { EXPIRY_CHOICES, MAX_NAME_LENGTH, newTokenCard, tokenSection, tokensPageOf, tokensPath, type TokensPage, type TokensState } from "./token-section.js";
 
 const DAY_MS = 86_400_000;
 
@@ -59,7 +59,9 @@ export function registerTokens(app: H3, ctx: DashboardContext): void {
       if (!token) return notFoundPage(visit);
       await ctx.store.revokeToken(token.id, ctx.now());
       const text = `Revoked "${token.name}" (${token.prefix}…): calls with it now get 401 revoked_token.`;
-      return redirectWithFlash(visit, tokensPath(tokensPageOf(form)), { tone: "ok", text });
+      const from = tokensPageOf(form);
+      // On Profile the redirect jumps to the API tokens section: the message is shown there.
+      return redirectWithFlash(visit, tokensPath(from), { tone: "ok", text, ...(from === "profile" ? { at: "api-tokens" } : {}) });
     }),
   );
 }
@@ -72,6 +74,7 @@ function answer(ctx: DashboardContext, visit: Visit, from: TokensPage, state: To
 async function tokensPage(ctx: DashboardContext, visit: Visit, state: TokensState = {}): Promise<Response> {
   const body = html`<div class="page-head"><div><h1>API tokens</h1>
   <p class="muted">For <code>POST /api/v1/calendars/sync</code>, the SDK and <code>calsync sync</code>: send one in the <code>x-api-key</code> header.</p></div></div>
+${state.created ? newTokenCard(visit, state.created) : html``}
 ${await tokenSection(ctx, visit, state, "tokens")}`;
   return htmlResponse(state.error ? 422 : 200, settingsLayout({ title: "API tokens", body, visit }));
 }

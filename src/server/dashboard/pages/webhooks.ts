@@ -102,7 +102,7 @@ function endpointTable(visit: Visit, endpoints: WebhookEndpoint[], now: Date): S
     <td data-label="Added">${relativeTime(e.createdAt, now)}</td>
     <td class="row-actions"><form method="post" action="$${url(`/webhooks/${e.id}/remove`)}">${csrfField(visit.csrf)}<button type="submit" class="button danger small">Remove</button></form></td></tr>`,
   );
-  return html`<div class="table-wrap"><table class="data stack">
+  return html`<div class="table-wrap"><table class="data stack-on-phone">
   <thead><tr><th>URL</th><th>Events</th><th>Added</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${rows}</tbody></table></div>`;
 }
@@ -113,12 +113,12 @@ function deliveryTable(deliveries: WebhookDelivery[], endpoints: WebhookEndpoint
     const pill = d.status === "delivered" ? "ok" : d.status === "failed" ? "failed" : "muted-pill";
     const answer = d.lastStatus !== null ? `HTTP ${d.lastStatus}` : (d.lastError ?? "");
     return html`<tr data-event-id="${d.eventId}">
-    <td data-label="Event"><code>${d.type}</code></td><td data-label="To"><code>${urls.get(d.endpointId) ?? d.endpointId}</code></td>
+    <td data-label="Event"><code class="event">${d.type}</code></td><td data-label="To"><code>${urls.get(d.endpointId) ?? d.endpointId}</code></td>
     <td data-label="Status"><span class="pill ${pill}">${d.status}</span></td><td data-label="Attempts">${d.attempts}</td>
     <td data-label="Last attempt">${relativeTime(d.lastAttemptAt, now, "not yet")}</td><td data-label="Last answer" title="${d.lastError ?? ""}">${answer}</td>
     <td data-label="Next attempt">${d.nextAttemptAt ? relativeTime(d.nextAttemptAt, now) : html`<span class="muted">-</span>`}</td></tr>`;
   });
-  return html`<div class="table-wrap"><table class="data stack">
+  return html`<div class="table-wrap"><table class="data stack-on-phone">
   <thead><tr><th>Event</th><th>To</th><th>Status</th><th>Attempts</th><th>Last attempt</th><th>Last answer</th><th>Next attempt</th></tr></thead>
   <tbody>${rows}</tbody></table></div>`;
 }
