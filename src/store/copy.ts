@@ -38,6 +38,9 @@ export const COPY_TABLES: readonly string[] = [
   "channel_links",
   "channel_reads",
   "channel_exposures",
+  // Cleaners' unsubscribe links (CONTRACT §18): a link in a mail sent before the move still works once, and
+  // one already used stays used.
+  "cleaner_unsubscribes",
 ];
 
 /** Tables that only hold who is syncing right now and when next: a copy starts them afresh. */
