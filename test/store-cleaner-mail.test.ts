@@ -92,4 +92,25 @@ describe.each(storeKinds())("$name store", (kind) => {
     expect(await store.unsubscribeCleaner(bob)).toBe("removed");
     expect((await store.getProperty(property.id))!.cleanerEmails).toEqual(["ann@clean.example"]);
   });
+
+  it("drops a queued mail whose address left the list before it was sent, and sends the others", async () => {
+    const { store, owner, property, sync, claim } = await setUp(stays(3), ["ann@clean.example", "bob@clean.example", "cy@clean.example"]);
+    await sync(stays(3));
+    await sync(stays(2));
+    const tokenOf = async () => {
+      const mails = await claim();
+      return (to: string) => (mails.find((m) => m.to === to)!.payload as CleanerMailPayload).unsubscribeToken;
+    };
+    const first = await tokenOf();
+    // Two more mails each are queued, then Ann unsubscribes with her first mail's link and the owner takes Bob off.
+    await sync(stays(1));
+    expect(await store.unsubscribeCleaner(first("ann@clean.example"))).toBe("removed");
+    await store.updateProperty(property.id, { cleanerEmails: ["cy@clean.example"] });
+
+    const later = await store.claimMails({ worker: "t2", now: new Date(), until: new Date(Date.now() + 60_000), limit: 50 });
+    expect(later.filter((m) => m.kind === "cleaner_turnovers").map((m) => m.to)).toEqual(["cy@clean.example"]);
+    const dropped = (await store.listMails(owner.id)).filter((m) => m.status === "failed");
+    expect(dropped).toHaveLength(2);
+    for (const mail of dropped) expect(mail.lastError).toMatch(/no longer on the property's cleaner list/);
+  });
 });

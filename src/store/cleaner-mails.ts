@@ -26,6 +26,8 @@ export interface CleanerProperty {
 
 /** What a cleaner's mail holds until sent. */
 export interface CleanerMailPayload {
+  /** Whose list the recipient must still be on when the mail is sent (absent in mails an older calsync queued). */
+  propertyId?: string;
   propertyName: string;
   changes: TurnoverChange[];
   /** The plain unsubscribe token: in the payload only, which is dropped once the mail is sent or given up. */
@@ -60,7 +62,7 @@ export function cleanerMails(
   const expiresAt = new Date(now.getTime() + EVENT_MAIL_LIFETIME_MS);
   return property.cleanerEmails.map((to) => {
     const token = randomBase62(43);
-    const payload: CleanerMailPayload = { propertyName: property.name, changes, unsubscribeToken: token };
+    const payload: CleanerMailPayload = { propertyId: property.id, propertyName: property.name, changes, unsubscribeToken: token };
     return { to, tokenHash: hashUnsubscribeToken(token), mail: { kind: "cleaner_turnovers", payload, expiresAt, to } };
   });
 }
@@ -69,6 +71,21 @@ export function cleanerMails(
 export function hashUnsubscribeToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
+
+/**
+ * Whether a claimed cleaner's mail must be dropped rather than sent: its recipient unsubscribed, or the owner took
+ * the address off the list (or removed the property), after the mail was queued. `listed` is the property's
+ * stored cleaner list now (JSON), null when the property is gone.
+ */
+export function cleanerNoLongerListed(kind: string, payload: unknown, recipient: string | null, listed: string | null): boolean {
+  if (kind !== "cleaner_turnovers" || recipient === null || payload === null) return false;
+  const { propertyId } = (typeof payload === "string" ? JSON.parse(payload) : payload) as CleanerMailPayload;
+  if (!propertyId) return false;
+  return listed === null || !(JSON.parse(listed) as string[]).includes(recipient);
+}
+
+/** Why a dropped cleaner's mail was not sent, as the outbox keeps it. */
+export const NO_LONGER_LISTED = "not sent: the address is no longer on the property's cleaner list";
 
 /** What a POST of an unsubscribe token did. */
 export type UnsubscribeOutcome = "removed" | "already" | "unknown";

@@ -4,7 +4,7 @@
 import { newId } from "../../ids.js";
 import type { WebhookEvent } from "../../types.js";
 import { bookingChangesMail, mailsForEvents, wantsAnyMail } from "../mail-outbox.js";
-import { hashUnsubscribeToken, withoutAddress } from "../cleaner-mails.js";
+import { cleanerNoLongerListed, hashUnsubscribeToken, NO_LONGER_LISTED, withoutAddress } from "../cleaner-mails.js";
 import { toClaimedMail, toMailRecord, type ClaimedMailRow, type MailQueries, type MailRow } from "../sqlite/mail.js";
 import type { MailStatus, QueuedMail } from "../types.js";
 import type { PgDatabase, Sql } from "./pool.js";
@@ -22,7 +22,12 @@ const CLAIM = `
     FOR UPDATE SKIP LOCKED
   ) pick, owners o
   WHERE m.id = pick.id AND o.id = m.owner_id
-  RETURNING m.id, m.owner_id, o.name AS owner_name, o.email, m.kind, m.payload, m.attempts, m.created_at, m.next_attempt_at, m.seq, m.recipient`;
+  RETURNING m.id, m.owner_id, o.name AS owner_name, o.email, m.kind, m.payload, m.attempts, m.created_at, m.next_attempt_at, m.seq, m.recipient,
+    CASE WHEN m.kind = 'cleaner_turnovers' THEN (SELECT p.cleaner_emails FROM properties p WHERE p.id = m.payload->>'propertyId') END AS listed`;
+const DROP = `
+  UPDATE mail_outbox SET status = 'failed', payload = NULL, next_attempt_at = NULL, last_attempt_at = $1, last_error = $2,
+    claimed_by = NULL, claimed_until = NULL
+  WHERE id = $3 AND status = 'pending'`;
 // Once sent or given up, the payload (an invite or reset link among them) is no longer kept.
 const FINISH = `
   UPDATE mail_outbox SET status = $1, attempts = attempts + 1, last_attempt_at = $2, next_attempt_at = $3, last_error = $4,
@@ -66,7 +71,9 @@ export function mailQueries(db: PgDatabase): MailQueries {
       if (limit <= 0) return [];
       const rows = await db.query<ClaimedMailRow & { next_attempt_at: string; seq: number }>(CLAIM, [now.toISOString(), worker, until.toISOString(), limit]);
       rows.sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at) || a.seq - b.seq);
-      return rows.map(toClaimedMail);
+      const gone = rows.filter((row) => cleanerNoLongerListed(row.kind, row.payload, row.recipient, row.listed));
+      for (const row of gone) await db.run(DROP, [now.toISOString(), NO_LONGER_LISTED, row.id]);
+      return rows.filter((row) => !gone.includes(row)).map(toClaimedMail);
     },
     async finishMail({ id, worker, at, sent, error, nextAttemptAt }) {
       const state: MailStatus = sent ? "sent" : nextAttemptAt ? "pending" : "failed";

@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
 import { newId } from "../../ids.js";
 import type { WebhookEvent } from "../../types.js";
 import { bookingChangesMail, mailsForEvents, wantsAnyMail } from "../mail-outbox.js";
-import { hashUnsubscribeToken, withoutAddress, type UnsubscribeOutcome } from "../cleaner-mails.js";
+import { cleanerNoLongerListed, hashUnsubscribeToken, NO_LONGER_LISTED, withoutAddress, type UnsubscribeOutcome } from "../cleaner-mails.js";
 import type { ClaimedMail, MailKind, MailRecord, MailStatus, NotificationSettings, QueuedMail, Store } from "../types.js";
 
 export type MailQueries = Pick<Store,
@@ -19,6 +19,8 @@ export interface MailRow {
 export interface ClaimedMailRow {
   id: string; owner_id: string; owner_name: string; email: string | null; kind: string; payload: string | null; attempts: number; created_at: string;
   recipient: string | null;
+  /** A cleaner's mail: its property's cleaner list now (JSON); null otherwise or when the property is gone. */
+  listed: string | null;
 }
 
 /** Writes mails; call it inside the transaction of the change they tell of. */
@@ -65,8 +67,10 @@ export function mailWriter(db: Database.Database): MailWriter {
 export function mailQueries(db: Database.Database): MailQueries {
   // Due, unexpired, and held by no live claim (a claim past its time belonged to a worker that died).
   const due = db.prepare<[string, string, string, number], ClaimedMailRow>(
-    `SELECT m.id, m.owner_id, o.name AS owner_name, o.email, m.kind, m.payload, m.attempts, m.created_at, m.recipient
+    `SELECT m.id, m.owner_id, o.name AS owner_name, o.email, m.kind, m.payload, m.attempts, m.created_at, m.recipient,
+       p.cleaner_emails AS listed
      FROM mail_outbox m JOIN owners o ON o.id = m.owner_id
+     LEFT JOIN properties p ON m.kind = 'cleaner_turnovers' AND p.id = json_extract(m.payload, '$.propertyId')
      WHERE m.status = 'pending' AND m.next_attempt_at <= ? AND m.expires_at > ? AND (m.claimed_until IS NULL OR m.claimed_until <= ?)
      ORDER BY m.next_attempt_at, m.rowid LIMIT ?`,
   );
@@ -112,10 +116,21 @@ export function mailQueries(db: Database.Database): MailQueries {
     setCleaners.run(JSON.stringify(emails), row.property_id);
     return "removed";
   });
+  const drop = db.prepare<[string, string, string]>(
+    `UPDATE mail_outbox SET status = 'failed', payload = NULL, next_attempt_at = NULL, last_attempt_at = ?, last_error = ?
+     WHERE id = ? AND status = 'pending'`,
+  );
   const claimDue = db.transaction((worker: string, now: string, until: string, limit: number) => {
     const rows = due.all(now, now, now, limit);
-    for (const row of rows) claim.run(worker, until, row.id);
-    return rows;
+    const claimed: ClaimedMailRow[] = [];
+    for (const row of rows) {
+      if (cleanerNoLongerListed(row.kind, row.payload, row.recipient, row.listed)) drop.run(now, NO_LONGER_LISTED, row.id);
+      else {
+        claim.run(worker, until, row.id);
+        claimed.push(row);
+      }
+    }
+    return claimed;
   });
 
   return {
