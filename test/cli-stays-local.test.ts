@@ -229,3 +229,19 @@ describe("the local refresh before a check (CONTRACT §14)", CHILDREN, () => {
     expect(result.stderr).toMatch(/--refresh-timeout only applies to the local database/);
   });
 });
+
+describe("calsync conflicts with a direct stay", CHILDREN, () => {
+  it("says to cancel the direct stay in calsync, not on a channel", async () => {
+    const { db, path, propertyId } = await setup(feed(["a1", 10, 13]));
+    const added = await local(db, "reservation", "add", "--property", propertyId, "--arrival", day(40), "--departure", day(43), "--no-refresh", "--json");
+    expect(added.code, added.stderr).toBe(0);
+    // The channel sells the same nights before it has read calsync's feed.
+    feeds.setRoute(path, { body: feed(["a1", 10, 13], ["late", 41, 44]) });
+    expect((await local(db, "sync", "--local", "--allow-private-networks")).code).toBe(0);
+
+    const listed = await local(db, "conflicts");
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/direct/);
+    expect(listed.stderr).toContain("1 double booking: cancel or move one stay of each: a channel's on that channel, a direct stay with calsync reservation cancel.");
+  });
+});

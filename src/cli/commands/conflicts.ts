@@ -35,10 +35,16 @@ export function conflictsCommand(context: CliContext) {
       if (options.json) return writeJson(context, conflicts);
       if (conflicts.length === 0) return context.logger.info("No double bookings: no night is sold on two calendars.");
       writeText(context, conflictTable(conflicts, context));
-      context.logger.warn(
-        `${plural(conflicts.length, "double booking", "double bookings")}: cancel or move one stay of each on its channel.`,
-      );
+      context.logger.warn(`${plural(conflicts.length, "double booking", "double bookings")}: ${conflictAdvice(conflicts)}`);
     });
+}
+
+// A direct stay (CONTRACT §14) has no channel: it is cancelled here, with `calsync reservation cancel`.
+function conflictAdvice(conflicts: Conflict[]): string {
+  const direct = conflicts.some((c) => c.reservations.some((r) => r.source === "direct"));
+  return direct
+    ? "cancel or move one stay of each: a channel's on that channel, a direct stay with calsync reservation cancel."
+    : "cancel or move one stay of each on its channel.";
 }
 
 // One row per reservation; property and nights only on a conflict's first row, so each reads as a group.
