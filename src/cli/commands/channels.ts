@@ -3,9 +3,9 @@
 import { Command } from "@commander-js/extra-typings";
 import { nightRangesWords, readAgo, spanWords } from "../../channel-words.js";
 import type { CliContext } from "../context.js";
-import { dbOption, jsonOption, ownerOption } from "../options.js";
+import { jsonOption } from "../options.js";
 import { stdoutPaint, writeJson, writeText } from "../output.js";
-import { apiKeyOption, baseUrlOption, localOption, remoteTimeoutOption, STAYS_EXIT_CODES } from "../stays/backend-options.js";
+import { addWhereOptions, STAYS_EXIT_CODES } from "../stays/backend-options.js";
 import type { PropertyChannels } from "../stays/backend.js";
 import { openStaysBackend } from "../stays/open-backend.js";
 import { formatTable, type Paint } from "../table.js";
@@ -14,17 +14,12 @@ const STATUS_COLOUR = { never: "red", stale: "red", behind: "yellow", current: "
 
 /** Builds the `channels` command. */
 export function channelsCommand(context: CliContext) {
-  return new Command("channels")
-    .description("Show when each channel last read a property's calendar link, and the nights it may still sell")
-    .option("--property <id>", "one property (default: every property of the owner)")
-    .addOption(jsonOption())
-    .optionsGroup("Where (a server by default):")
-    .addOption(baseUrlOption())
-    .addOption(apiKeyOption())
-    .addOption(remoteTimeoutOption())
-    .addOption(localOption())
-    .addOption(dbOption())
-    .addOption(ownerOption())
+  return addWhereOptions(
+    new Command("channels")
+      .description("Show when each channel last read a property's calendar link, and the nights it may still sell")
+      .option("--property <id>", "one property (default: every property of the owner)")
+      .addOption(jsonOption()),
+  )
     .addHelpText(
       "after",
       `${STAYS_EXIT_CODES}\n\nStatus: never (the channel never read its link: two-way sync is not set up there), stale (no read for longer\n` +

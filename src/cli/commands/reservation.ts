@@ -3,17 +3,9 @@
 import { Command } from "@commander-js/extra-typings";
 import type { DirectStayCreate, DirectStayResult, DirectStayUpdate } from "../../resource-types.js";
 import { UsageError, type CliContext } from "../context.js";
-import { dbOption, jsonOption, ownerOption } from "../options.js";
+import { jsonOption } from "../options.js";
 import { writeJson, writeText } from "../output.js";
-import {
-  apiKeyOption,
-  baseUrlOption,
-  localOption,
-  privateNetworksOption,
-  refreshTimeoutOption,
-  remoteTimeoutOption,
-  STAYS_EXIT_CODES,
-} from "../stays/backend-options.js";
+import { addWhereOptions, privateNetworksOption, refreshTimeoutOption, STAYS_EXIT_CODES } from "../stays/backend-options.js";
 import type { PropertyNames, StaysBackend } from "../stays/backend.js";
 import { parseNightDate } from "../stays/dates.js";
 import { openStaysBackend } from "../stays/open-backend.js";
@@ -23,24 +15,19 @@ import { describeStay, warnNotRefreshed } from "../stays/print.js";
 export function reservationCommand(context: CliContext) {
   const group = new Command("reservation").description("Put in, move and cancel direct stays: bookings and blocks no channel knows of");
 
-  group
-    .command("add")
-    .description("Add a direct booking (or with --block, a block) after checking its nights are free on every channel")
-    .requiredOption("--property <id>", "the property (id)")
-    .requiredOption("--arrival <date>", "first night, YYYY-MM-DD", parseNightDate)
-    .requiredOption("--departure <date>", "the morning the guest leaves, YYYY-MM-DD (exclusive)", parseNightDate)
-    .option("--block", "the owner's block (own use, maintenance) rather than a guest's booking")
-    .option("--summary <text>", "what the owner calls the stay (never in the outbound feed)")
-    .option("--note <text>", "the owner's note (never in the outbound feed)")
-    .option("--no-refresh", "check against the channels as last synced, without fetching them first")
-    .addOption(jsonOption())
-    .optionsGroup("Where (a server by default):")
-    .addOption(baseUrlOption())
-    .addOption(apiKeyOption())
-    .addOption(remoteTimeoutOption())
-    .addOption(localOption())
-    .addOption(dbOption())
-    .addOption(ownerOption())
+  addWhereOptions(
+    group
+      .command("add")
+      .description("Add a direct booking (or with --block, a block) after checking its nights are free on every channel")
+      .requiredOption("--property <id>", "the property (id)")
+      .requiredOption("--arrival <date>", "first night, YYYY-MM-DD", parseNightDate)
+      .requiredOption("--departure <date>", "the morning the guest leaves, YYYY-MM-DD (exclusive)", parseNightDate)
+      .option("--block", "the owner's block (own use, maintenance) rather than a guest's booking")
+      .option("--summary <text>", "what the owner calls the stay (never in the outbound feed)")
+      .option("--note <text>", "the owner's note (never in the outbound feed)")
+      .option("--no-refresh", "check against the channels as last synced, without fetching them first")
+      .addOption(jsonOption()),
+  )
     .addOption(privateNetworksOption())
     .addOption(refreshTimeoutOption())
     .addHelpText("after", `${STAYS_EXIT_CODES}\n\nExample:\n  calsync reservation add --property prp_… --arrival 2027-03-12 --departure 2027-03-15 --summary "Ana (phone)"`)
@@ -58,22 +45,17 @@ export function reservationCommand(context: CliContext) {
       writeText(context, `Added a ${describeStay(created, names)}`);
     });
 
-  group
-    .command("update")
-    .description("Move or rename a direct stay; new nights are checked as `add` checks them")
-    .argument("<id>", "the direct stay (reservation id)")
-    .option("--arrival <date>", "new first night, YYYY-MM-DD", parseNightDate)
-    .option("--departure <date>", "new departure, YYYY-MM-DD (exclusive)", parseNightDate)
-    .option("--summary <text>", "new summary")
-    .option("--note <text>", "new note")
-    .addOption(jsonOption())
-    .optionsGroup("Where (a server by default):")
-    .addOption(baseUrlOption())
-    .addOption(apiKeyOption())
-    .addOption(remoteTimeoutOption())
-    .addOption(localOption())
-    .addOption(dbOption())
-    .addOption(ownerOption())
+  addWhereOptions(
+    group
+      .command("update")
+      .description("Move or rename a direct stay; new nights are checked as `add` checks them")
+      .argument("<id>", "the direct stay (reservation id)")
+      .option("--arrival <date>", "new first night, YYYY-MM-DD", parseNightDate)
+      .option("--departure <date>", "new departure, YYYY-MM-DD (exclusive)", parseNightDate)
+      .option("--summary <text>", "new summary")
+      .option("--note <text>", "new note")
+      .addOption(jsonOption()),
+  )
     .addOption(privateNetworksOption())
     .addOption(refreshTimeoutOption())
     .addHelpText("after", STAYS_EXIT_CODES)
@@ -94,18 +76,13 @@ export function reservationCommand(context: CliContext) {
       writeText(context, `Updated the ${describeStay(updated, names)}`);
     });
 
-  group
-    .command("cancel")
-    .description("Cancel a direct stay: its nights are free again")
-    .argument("<id>", "the direct stay (reservation id)")
-    .addOption(jsonOption())
-    .optionsGroup("Where (a server by default):")
-    .addOption(baseUrlOption())
-    .addOption(apiKeyOption())
-    .addOption(remoteTimeoutOption())
-    .addOption(localOption())
-    .addOption(dbOption())
-    .addOption(ownerOption())
+  addWhereOptions(
+    group
+      .command("cancel")
+      .description("Cancel a direct stay: its nights are free again")
+      .argument("<id>", "the direct stay (reservation id)")
+      .addOption(jsonOption()),
+  )
     .addHelpText("after", STAYS_EXIT_CODES)
     .action(async (id, options) => {
       const backend = await openStaysBackend(options, context);

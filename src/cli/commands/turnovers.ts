@@ -2,28 +2,23 @@
 // Turnover list with --json, from a calsync server or this machine's database.
 import { Command } from "@commander-js/extra-typings";
 import { UsageError, type CliContext } from "../context.js";
-import { dbOption, jsonOption, ownerOption } from "../options.js";
+import { jsonOption } from "../options.js";
 import { plural, stdoutPaint, writeJson, writeText } from "../output.js";
-import { apiKeyOption, baseUrlOption, localOption, remoteTimeoutOption, STAYS_EXIT_CODES } from "../stays/backend-options.js";
+import { addWhereOptions, STAYS_EXIT_CODES } from "../stays/backend-options.js";
 import { parseNightDate } from "../stays/dates.js";
 import { openStaysBackend } from "../stays/open-backend.js";
 import { formatTable } from "../table.js";
 
 /** Builds the `turnovers` command. */
 export function turnoversCommand(context: CliContext) {
-  return new Command("turnovers")
-    .description("List turnovers: departures with their check-out time and the next arrival, same-day and tight ones marked")
-    .option("--property <id>", "only this property (default: every property of the owner)")
-    .option("--from <date>", "first date, YYYY-MM-DD (default: today at each property)", parseNightDate)
-    .option("--to <date>", "the day after the last date, YYYY-MM-DD (default: 30 days after --from)", parseNightDate)
-    .addOption(jsonOption())
-    .optionsGroup("Where (a server by default):")
-    .addOption(baseUrlOption())
-    .addOption(apiKeyOption())
-    .addOption(remoteTimeoutOption())
-    .addOption(localOption())
-    .addOption(dbOption())
-    .addOption(ownerOption())
+  return addWhereOptions(
+    new Command("turnovers")
+      .description("List turnovers: departures with their check-out time and the next arrival, same-day and tight ones marked")
+      .option("--property <id>", "only this property (default: every property of the owner)")
+      .option("--from <date>", "first date, YYYY-MM-DD (default: today at each property)", parseNightDate)
+      .option("--to <date>", "the day after the last date, YYYY-MM-DD (default: 30 days after --from)", parseNightDate)
+      .addOption(jsonOption()),
+  )
     .addHelpText("after", `${STAYS_EXIT_CODES}\n\nExample:\n  calsync turnovers --property prp_… --from 2027-03-01 --to 2027-04-01`)
     .action(async (options) => {
       if (options.from && options.to && options.to <= options.from) throw new UsageError("--to must be after --from");

@@ -1,6 +1,6 @@
 // The flags that choose where `reservation …` and `availability` work, defined once (as `sync` spells them).
-import { Option } from "@commander-js/extra-typings";
-import { parseMilliseconds } from "../options.js";
+import { Option, type Command, type OptionValues } from "@commander-js/extra-typings";
+import { dbOption, ownerOption, parseMilliseconds } from "../options.js";
 
 /** `--local`: this machine's database instead of a server. */
 export function localOption() {
@@ -33,6 +33,18 @@ export function apiKeyOption() {
 /** `--timeout MS`: deadline of the whole server call. */
 export function remoteTimeoutOption() {
   return new Option("--timeout <ms>", "milliseconds to wait for the server, retries included").argParser(parseMilliseconds);
+}
+
+/** Adds the "Where" group (server flags, then the local database's) that every such command lists the same way. */
+export function addWhereOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) {
+  return command
+    .optionsGroup("Where (a server by default):")
+    .addOption(baseUrlOption())
+    .addOption(apiKeyOption())
+    .addOption(remoteTimeoutOption())
+    .addOption(localOption())
+    .addOption(dbOption())
+    .addOption(ownerOption());
 }
 
 /** The exit codes every such command documents in its help. */
