@@ -1,8 +1,10 @@
 // Owners' booking mails (CONTRACT §18 "Booking mails to owners") on SQLite and PostgreSQL: off by default; when
-// on, one mail per calendar sync that created, moved or cancelled bookings, written with the sync; none for a
-// calendar's first sync (its backlog), a summary-only change, or a block (an echo is a block).
+// on, one mail per sync that created, moved or cancelled bookings: each calendar's changes are written with its
+// sync, and the worker sends the run's as one mail once the owner's run is over; none for a calendar's first
+// sync (its backlog), a summary-only change, or a block (an echo is a block).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { syncOwner } from "../src/engine/sync.js";
+import { renderMail } from "../src/server/mail/templates.js";
 import { openStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
@@ -78,5 +80,33 @@ describe.each(storeKinds())("$name store", (kind) => {
     feeds.route(path, { body: buildIcs(stays(5)) });
     await syncOwner({ store, ownerId: owner.id, allowPrivateNetworks: true });
     expect(await mails()).toEqual([]);
+  });
+
+  it("sends one mail for a run that changed bookings on two properties, and only once the run is over", async () => {
+    const { store, owner, sync, mails } = await setUp(stays(3), true);
+    const second = await store.createProperty(owner.id, "Barn");
+    const path = `/b${++count}/booking.ics`;
+    await store.createCalendar({ propertyId: second.id, source: "booking", url: feeds.url(path, { body: buildIcs(stays(2)) }) });
+    await syncOwner({ store, ownerId: owner.id, allowPrivateNetworks: true });
+    feeds.route(path, { body: buildIcs(stays(1)) });
+    await sync(stays(2));
+    // Written per calendar, in each calendar's transaction.
+    expect(await mails()).toHaveLength(2);
+
+    const claim = () => store.claimMails({ worker: "w", now: new Date(), until: new Date(Date.now() + 60_000), limit: 10 });
+    const lease = { ownerId: owner.id, runId: "run_next", holder: "test", ttlMs: 60_000 };
+    await store.acquireSyncLease(lease);
+    expect((await claim()).filter((m) => m.kind === "bookings_changed")).toEqual([]);
+    await store.releaseSyncLease(lease);
+
+    const claimed = (await claim()).filter((m) => m.kind === "bookings_changed");
+    expect(claimed).toHaveLength(1);
+    expect(await mails()).toHaveLength(1);
+    const rendered = renderMail("bookings_changed", claimed[0]!.payload, { ownerName: "Ann", baseUrl: "https://calsync.example" });
+    expect(rendered.subject).toBe("2 bookings changed: Barn, Loft");
+    expect(rendered.text.indexOf("Booking.com changed these bookings of Barn:")).toBeLessThan(rendered.text.indexOf("Airbnb changed these bookings of Loft:"));
+    expect(rendered.text).toContain("Airbnb changed these bookings of Loft:");
+    expect(rendered.text).toContain("Booking.com changed these bookings of Barn:");
+    expect(rendered.text).toContain(`https://calsync.example/properties/${second.id}/timeline`);
   });
 });

@@ -41,7 +41,7 @@ export interface BookingChangeLine {
   summary: string | null;
 }
 
-/** What a "bookings changed" mail holds: one calendar's sync. */
+/** What a "bookings changed" mail holds when written: one calendar's sync. */
 export interface BookingChangesPayload {
   propertyId: string;
   propertyName: string;
@@ -74,4 +74,24 @@ export function bookingChangesMail(events: readonly WebhookEvent[], now = new Da
   if (!head) return null;
   changes.sort((a, b) => (a.arrival < b.arrival ? -1 : a.arrival > b.arrival ? 1 : 0));
   return { kind: "bookings_changed", payload: head, expiresAt: new Date(now.getTime() + EVENT_MAIL_LIFETIME_MS) };
+}
+
+/** A "bookings changed" mail as sent: the calendars of one run (or of runs the worker found waiting together). */
+export interface MergedBookingChanges {
+  groups: BookingChangesPayload[];
+}
+
+/** The calendars a "bookings changed" payload lists, whether written by one calendar's sync or merged. */
+export function bookingChangeGroups(payload: unknown): BookingChangesPayload[] {
+  const value = (typeof payload === "string" ? JSON.parse(payload) : payload) as BookingChangesPayload | MergedBookingChanges;
+  return "groups" in value ? value.groups : [value];
+}
+
+/**
+ * One payload for an owner's waiting "bookings changed" mails, oldest first: a sync writes one per calendar (in
+ * that calendar's transaction, so none is lost), and the worker sends them as the one mail of the sync
+ * (CONTRACT §18) once the owner's run is over.
+ */
+export function mergeBookingChanges(payloads: readonly unknown[]): MergedBookingChanges {
+  return { groups: payloads.flatMap(bookingChangeGroups) };
 }

@@ -1,24 +1,45 @@
-// The owner's "bookings changed" mail (CONTRACT §18 "Booking mails to owners"): one calendar's sync that
-// created, moved or cancelled bookings, listed by arrival. The owner's own data (the summary the channel
+// The owner's "bookings changed" mail (CONTRACT §18 "Booking mails to owners"): one sync's created, moved or
+// cancelled bookings, a group per calendar, each listed by arrival. The owner's own data (the summary the channel
 // wrote), escaped by the `html` tag like every mail; no link but the property's page.
 import { channelName } from "../../channel-words.js";
-import type { BookingChangeLine, BookingChangesPayload } from "../../store/mail-outbox.js";
+import { bookingChangeGroups, type BookingChangeLine } from "../../store/mail-outbox.js";
 import { longDay, plural } from "../dashboard/format.js";
 import { html, url } from "../dashboard/html.js";
 import { mail, type MailContext, type RenderedMail } from "./mail-parts.js";
 
-/** Renders a "bookings changed" mail from its payload. */
+/** Renders a "bookings changed" mail from its payload: one calendar's changes, or several merged into one. */
 export function bookingChangesMail(payload: unknown, { baseUrl }: MailContext): RenderedMail {
-  const { propertyId, propertyName, source, changes } = payload as BookingChangesPayload;
-  const name = channelName(source);
-  const link = `${baseUrl}/properties/${encodeURIComponent(propertyId)}/timeline`;
-  const lines = changes.map(lineOf);
+  const groups = bookingChangeGroups(payload).map((group) => ({
+    name: channelName(group.source),
+    propertyName: group.propertyName,
+    link: `${baseUrl}/properties/${encodeURIComponent(group.propertyId)}/timeline`,
+    lines: group.changes.map(lineOf),
+  }));
+  // Calendars finish a run in any order; the owner reads them by property, then channel.
+  groups.sort((a, b) => a.propertyName.localeCompare(b.propertyName) || a.name.localeCompare(b.name));
+  const count = groups.reduce((total, group) => total + group.lines.length, 0);
+  const first = groups[0]!;
+  const subject =
+    groups.length === 1
+      ? `${plural(count, "booking", "bookings")} changed on ${first.name}: ${first.propertyName}`
+      : `${plural(count, "booking", "bookings")} changed: ${[...new Set(groups.map((g) => g.propertyName))].join(", ")}`;
+  const text = groups.flatMap((g, i) => [
+    ...(i > 0 ? [""] : []),
+    `${g.name} changed these bookings of ${g.propertyName}:`,
+    "",
+    ...g.lines.map((l) => `  ${l}`),
+    "",
+    "The timeline:",
+    g.link,
+  ]);
   return mail(
-    `${plural(changes.length, "booking", "bookings")} changed on ${name}: ${propertyName}`,
-    [`${name} changed these bookings of ${propertyName}:`, "", ...lines.map((l) => `  ${l}`), "", "The timeline:", link],
-    html`<p>${name} changed these bookings of <strong>${propertyName}</strong>:</p>
-<ul>${lines.map((l) => html`<li>${l}</li>`)}</ul>
-<p><a href="$${url(link)}">Open the timeline</a></p>`,
+    subject,
+    text,
+    html`${groups.map(
+      (g) => html`<p>${g.name} changed these bookings of <strong>${g.propertyName}</strong>:</p>
+<ul>${g.lines.map((l) => html`<li>${l}</li>`)}</ul>
+<p><a href="$${url(g.link)}">Open the timeline</a></p>`,
+    )}`,
   );
 }
 

@@ -3,7 +3,7 @@
 // worker at a time (SKIP LOCKED: instances claiming at once take different mails, never waiting).
 import { newId } from "../../ids.js";
 import type { WebhookEvent } from "../../types.js";
-import { bookingChangesMail, mailsForEvents, wantsAnyMail } from "../mail-outbox.js";
+import { bookingChangesMail, mailsForEvents, mergeBookingChanges, wantsAnyMail } from "../mail-outbox.js";
 import { cleanerNoLongerListed, hashUnsubscribeToken, NO_LONGER_LISTED, withoutAddress } from "../cleaner-mails.js";
 import { toClaimedMail, toMailRecord, type ClaimedMailRow, type MailQueries, type MailRow } from "../sqlite/mail.js";
 import type { MailStatus, QueuedMail } from "../types.js";
@@ -18,12 +18,19 @@ const CLAIM = `
   FROM (
     SELECT id FROM mail_outbox
     WHERE status = 'pending' AND next_attempt_at <= $1 AND expires_at > $1 AND (claimed_until IS NULL OR claimed_until <= $1)
+      AND (kind <> 'bookings_changed' OR NOT EXISTS (
+        SELECT 1 FROM sync_leases l WHERE l.owner_id = mail_outbox.owner_id AND l.expires_at > clock_timestamp()))
     ORDER BY next_attempt_at, seq LIMIT $4
     FOR UPDATE SKIP LOCKED
   ) pick, owners o
   WHERE m.id = pick.id AND o.id = m.owner_id
   RETURNING m.id, m.owner_id, o.name AS owner_name, o.email, m.kind, m.payload, m.attempts, m.created_at, m.next_attempt_at, m.seq, m.recipient,
     CASE WHEN m.kind = 'cleaner_turnovers' THEN (SELECT p.cleaner_emails FROM properties p WHERE p.id = m.payload->>'propertyId') END AS listed`;
+// An owner's other "bookings changed" mails that no live claim holds ($1 owner, $2 the claimed one, $3 now).
+const WAITING_BOOKING_MAILS = `
+  SELECT id, payload FROM mail_outbox WHERE owner_id = $1 AND kind = 'bookings_changed' AND status = 'pending' AND id <> $2
+    AND payload IS NOT NULL AND expires_at > $3 AND (claimed_until IS NULL OR claimed_until <= $3)
+  ORDER BY seq FOR UPDATE SKIP LOCKED`;
 const DROP = `
   UPDATE mail_outbox SET status = 'failed', payload = NULL, next_attempt_at = NULL, last_attempt_at = $1, last_error = $2,
     claimed_by = NULL, claimed_until = NULL
@@ -73,7 +80,8 @@ export function mailQueries(db: PgDatabase): MailQueries {
       rows.sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at) || a.seq - b.seq);
       const gone = rows.filter((row) => cleanerNoLongerListed(row.kind, row.payload, row.recipient, row.listed));
       for (const row of gone) await db.run(DROP, [now.toISOString(), NO_LONGER_LISTED, row.id]);
-      return rows.filter((row) => !gone.includes(row)).map(toClaimedMail);
+      const kept = await mergeOwnersBookingMails(db, rows.filter((row) => !gone.includes(row)), now);
+      return kept.map(toClaimedMail);
     },
     async finishMail({ id, worker, at, sent, error, nextAttemptAt }) {
       const state: MailStatus = sent ? "sent" : nextAttemptAt ? "pending" : "failed";
@@ -134,4 +142,28 @@ export function mailQueries(db: PgDatabase): MailQueries {
       ]);
     },
   };
+}
+
+/**
+ * One "bookings changed" mail per owner among `claimed` (CONTRACT §18: one mail per sync): the owner's first
+ * takes in its other claimed ones and those waiting unclaimed, which are deleted in the same transaction.
+ */
+async function mergeOwnersBookingMails<R extends ClaimedMailRow>(db: PgDatabase, claimed: R[], now: Date): Promise<R[]> {
+  const heads = new Map<string, R[]>();
+  for (const row of claimed) if (row.kind === "bookings_changed") heads.set(row.owner_id, [...(heads.get(row.owner_id) ?? []), row]);
+  if (heads.size === 0) return claimed;
+  const merged = new Set<R>();
+  for (const [ownerId, [head, ...mine]] of heads) {
+    await db.transaction(async (sql) => {
+      const waiting = await sql.query<{ id: string; payload: unknown }>(WAITING_BOOKING_MAILS, [ownerId, head!.id, now.toISOString()]);
+      const others = [...mine.map((row) => ({ id: row.id, payload: row.payload as unknown })), ...waiting];
+      if (others.length === 0) return;
+      const payload = JSON.stringify(mergeBookingChanges([head!.payload, ...others.map((other) => other.payload)]));
+      await sql.run("UPDATE mail_outbox SET payload = $1::json WHERE id = $2", [payload, head!.id]);
+      await sql.run("DELETE FROM mail_outbox WHERE id = ANY($1::text[])", [others.map((other) => other.id)]);
+      head!.payload = payload;
+      for (const row of mine) merged.add(row);
+    });
+  }
+  return claimed.filter((row) => !merged.has(row));
 }

@@ -3,7 +3,7 @@
 import type Database from "better-sqlite3";
 import { newId } from "../../ids.js";
 import type { WebhookEvent } from "../../types.js";
-import { bookingChangesMail, mailsForEvents, wantsAnyMail } from "../mail-outbox.js";
+import { bookingChangesMail, mailsForEvents, mergeBookingChanges, wantsAnyMail } from "../mail-outbox.js";
 import { cleanerNoLongerListed, hashUnsubscribeToken, NO_LONGER_LISTED, withoutAddress, type UnsubscribeOutcome } from "../cleaner-mails.js";
 import type { ClaimedMail, MailKind, MailRecord, MailStatus, NotificationSettings, QueuedMail, Store } from "../types.js";
 
@@ -66,14 +66,22 @@ export function mailWriter(db: Database.Database): MailWriter {
 /** Prepares the mail statements of one database. */
 export function mailQueries(db: Database.Database): MailQueries {
   // Due, unexpired, and held by no live claim (a claim past its time belonged to a worker that died).
-  const due = db.prepare<[string, string, string, number], ClaimedMailRow>(
+  const due = db.prepare<[string, string, string, string, number], ClaimedMailRow>(
     `SELECT m.id, m.owner_id, o.name AS owner_name, o.email, m.kind, m.payload, m.attempts, m.created_at, m.recipient,
        p.cleaner_emails AS listed
      FROM mail_outbox m JOIN owners o ON o.id = m.owner_id
      LEFT JOIN properties p ON m.kind = 'cleaner_turnovers' AND p.id = json_extract(m.payload, '$.propertyId')
      WHERE m.status = 'pending' AND m.next_attempt_at <= ? AND m.expires_at > ? AND (m.claimed_until IS NULL OR m.claimed_until <= ?)
+       AND (m.kind <> 'bookings_changed' OR NOT EXISTS (SELECT 1 FROM sync_leases l WHERE l.owner_id = m.owner_id AND l.expires_at > ?))
      ORDER BY m.next_attempt_at, m.rowid LIMIT ?`,
   );
+  // An owner's other "bookings changed" mails that no live claim holds, to merge into one.
+  const waitingBookingMails = db.prepare<[string, string, string, string], { id: string; payload: string }>(
+    `SELECT id, payload FROM mail_outbox WHERE owner_id = ? AND kind = 'bookings_changed' AND status = 'pending' AND id <> ?
+       AND payload IS NOT NULL AND expires_at > ? AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY rowid`,
+  );
+  const setPayload = db.prepare<[string, string]>("UPDATE mail_outbox SET payload = ? WHERE id = ?");
+  const removeMerged = db.prepare<[string]>("DELETE FROM mail_outbox WHERE id = ?");
   const claim = db.prepare<[string, string, string]>("UPDATE mail_outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?");
   // Once sent or given up, the payload (an invite or reset link among them) is no longer kept.
   const finish = db.prepare<[string, string, string | null, string | null, string, string, string]>(
@@ -121,14 +129,27 @@ export function mailQueries(db: Database.Database): MailQueries {
      WHERE id = ? AND status = 'pending'`,
   );
   const claimDue = db.transaction((worker: string, now: string, until: string, limit: number) => {
-    const rows = due.all(now, now, now, limit);
+    const rows = due.all(now, now, now, now, limit);
     const claimed: ClaimedMailRow[] = [];
+    const bookingsOf = new Set<string>();
     for (const row of rows) {
-      if (cleanerNoLongerListed(row.kind, row.payload, row.recipient, row.listed)) drop.run(now, NO_LONGER_LISTED, row.id);
-      else {
-        claim.run(worker, until, row.id);
-        claimed.push(row);
+      if (cleanerNoLongerListed(row.kind, row.payload, row.recipient, row.listed)) {
+        drop.run(now, NO_LONGER_LISTED, row.id);
+        continue;
       }
+      if (row.kind === "bookings_changed") {
+        // The owner's first one takes the others in (this batch's included): one mail for the owner's run.
+        if (bookingsOf.has(row.owner_id)) continue;
+        bookingsOf.add(row.owner_id);
+        const others = waitingBookingMails.all(row.owner_id, row.id, now, now);
+        if (others.length > 0) {
+          row.payload = JSON.stringify(mergeBookingChanges([row.payload, ...others.map((other) => other.payload)]));
+          setPayload.run(row.payload, row.id);
+          for (const other of others) removeMerged.run(other.id);
+        }
+      }
+      claim.run(worker, until, row.id);
+      claimed.push(row);
     }
     return claimed;
   });
