@@ -6,6 +6,7 @@ const config = JSON.parse(configText ?? "{}");
 const tasks = {
   floor: async () => (await import("./floor-task.js")).runFloor(config),
   scale: async () => (await import("./scale.js")).runScale(config),
+  scaleSetup: async () => (await import("./scale-setup.js")).runScaleSetup(config),
   server: async () => (await import("./server-load.js")).runServerLoad(config),
   instances: async () => (await import("./instances.js")).runInstances(config),
   cpu: async () => (await import("./cpu.js")).runCpu(config),

@@ -12,7 +12,8 @@ import { feedBody } from "./feeds.js";
 export const DEFAULT_LATENCY_MS = 40;
 
 /**
- * Starts `hosts` servers on 127.0.0.1 … 127.0.0.<hosts>, each on a free port.
+ * Starts `hosts` servers on 127.0.0.1 … 127.0.0.<hosts> (past 254, on to 127.0.1.1 …: the scale
+ * series needs more hosts than the engine's per-host limits could hide), each on a free port.
  * Returns their origins and `close()`, which stops them and drops open connections.
  */
 export async function startFeedHost({ hosts = 8, latencyMs = DEFAULT_LATENCY_MS } = {}) {
@@ -25,7 +26,7 @@ export async function startFeedHost({ hosts = 8, latencyMs = DEFAULT_LATENCY_MS 
       server.keepAliveTimeout = 60_000;
       await new Promise((resolve, reject) => {
         server.once("error", reject);
-        server.listen(0, `127.0.0.${k}`, resolve);
+        server.listen(0, loopbackAddress(k), resolve);
       });
       servers.push(server);
     }
@@ -35,6 +36,11 @@ export async function startFeedHost({ hosts = 8, latencyMs = DEFAULT_LATENCY_MS 
   }
   const origins = servers.map((server) => `http://${server.address().address}:${server.address().port}`);
   return { origins, close: () => closeAll(servers) };
+}
+
+/** The k-th loopback address (1-based): 127.0.0.1 … 127.0.0.254, then 127.0.1.1 … */
+export function loopbackAddress(k) {
+  return `127.0.${Math.floor((k - 1) / 254)}.${((k - 1) % 254) + 1}`;
 }
 
 /** The URL of feed `index` of `set`, spread round-robin over the hosts. */

@@ -3,8 +3,9 @@
 import { createFetchLimiter } from "../dist/engine/fetch-limiter.js";
 
 /** Fetches every URL once within the limits; returns wall milliseconds and how many did not answer 200. */
-export async function measureFloor(urls, { concurrency = 8, perHost = 2, timeoutMs = 20_000 } = {}) {
-  const limiter = createFetchLimiter({ concurrency, perHost });
+// `ownerConcurrency`/`ownerPerHost` default to the process's: the floor is one run, no owner bounds it less.
+export async function measureFloor(urls, { concurrency = 8, perHost = 2, ownerConcurrency = concurrency, ownerPerHost = perHost, timeoutMs = 20_000 } = {}) {
+  const limiter = createFetchLimiter({ concurrency, perHost, ownerConcurrency, ownerPerHost });
   let failures = 0;
   const t0 = performance.now();
   await Promise.all(

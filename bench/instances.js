@@ -132,7 +132,7 @@ async function seed(location, { origins, set, owners, calendarsPerOwner, warmUps
   }
 }
 
-async function apiKey(store, ownerId) {
+export async function apiKey(store, ownerId) {
   const { token, prefix, hash } = generateToken();
   await store.createToken({ ownerId, name: "bench", prefix, hash, expiresAt: null });
   return token;
@@ -149,10 +149,11 @@ async function sync(baseUrl, key) {
   return body;
 }
 
-// `calsync serve` on a free port; its log (one line per request) is not the bench's output.
-async function serve(db) {
-  const child = spawn(process.execPath, [BIN, "serve", "--db", db, "--host", "127.0.0.1", "--port", "0", "--allow-private-networks"], {
-    stdio: ["ignore", "pipe", "ignore"],
+// `calsync serve` on a free port; its log (one line per request) is not the bench's output. `nodeArgs`
+// go to node (the scale series' --cpu-prof), `args` to serve; `logFd` takes its stderr.
+export async function serve(db, { nodeArgs = [], args = [], logFd = "ignore" } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, "serve", "--db", db, "--host", "127.0.0.1", "--port", "0", "--allow-private-networks", ...args], {
+    stdio: ["ignore", "pipe", logFd],
   });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const url = await new Promise((resolve, reject) => {
@@ -165,6 +166,7 @@ async function serve(db) {
   });
   return {
     url,
+    pid: child.pid,
     /** CPU time of the process so far, user + system, in milliseconds (Linux; 0 elsewhere). */
     cpuMs() {
       try {
@@ -184,7 +186,7 @@ async function serve(db) {
 }
 
 // The PostgreSQL server the bench uses; `database(name)` makes a fresh database there and returns its URL.
-async function startPostgres(dir) {
+export async function startPostgres(dir) {
   const given = process.env.CALSYNC_BENCH_DATABASE_URL;
   let url = given;
   let server;

@@ -3,6 +3,7 @@
 // peak RSS is its own), prints a table with PASS/MISS per target and writes bench/results/latest.json.
 //
 //   node bench/run.js [--full] [--json] [--latency MS] [--hosts K] [--sizes 100,1000] [--cpu-prof] [--only cli,stall,…]
+//   node bench/run.js --scale [--scale-sizes 10000,30000,100000]   (issue 40's series, alone; about an hour)
 import { fork } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -17,6 +18,9 @@ const HERE = new URL("./", import.meta.url);
 const CLI_FEEDS = 300;
 const CLI_LATENCY_MS = 100;
 const RESULTS_DIR = new URL("results/", HERE);
+/** The scale series' set-up (issue 40): feed latency, and loopback hosts enough that no per-host limit binds. */
+const SCALE_LATENCY_MS = 100;
+const SCALE_HOSTS = 64;
 
 const { values: flags } = parseArgs({
   options: {
@@ -27,6 +31,8 @@ const { values: flags } = parseArgs({
     sizes: { type: "string" },
     "cpu-prof": { type: "boolean", default: false },
     only: { type: "string" },
+    scale: { type: "boolean", default: false },
+    "scale-sizes": { type: "string", default: "10000,30000,100000" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -38,7 +44,10 @@ if (flags.help) {
       "  --full       add N = 5000 to the scale series\n" +
       "  --json       print the results document instead of the table\n" +
       "  --cpu-prof   write a .cpuprofile per child into bench/results/profiles/\n" +
-      `  --only       run only these parts, comma-separated: ${PARTS.join(",")}\n`,
+      `  --only       run only these parts, comma-separated: ${PARTS.join(",")}\n` +
+      "  --scale      instead, the scale series: 10,000 to 100,000 calendars on 64 hosts at 100 ms, SQLite with one\n" +
+      "               calsync serve and PostgreSQL with two, against the fetch floor (about an hour; not in CI)\n" +
+      "  --scale-sizes N,N,…  the series' sizes (default 10000,30000,100000; e.g. 1000,3000 for a smoke run)\n",
   );
   process.exit(0);
 }
@@ -57,6 +66,15 @@ const sizes = flags.sizes ? flags.sizes.split(",").map((n) => positiveInt(n, "--
 const PROFILES_DIR = fileURLToPath(new URL("profiles/", RESULTS_DIR));
 /** Node flags of a child: with --cpu-prof, a profile named after what the child measures. */
 const childArgv = (label) => (flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${PROFILES_DIR}`, `--cpu-prof-name=${label}.cpuprofile`] : []);
+
+if (flags.scale) {
+  const scaleSizes = flags["scale-sizes"].split(",").map((n) => positiveInt(n, "--scale-sizes", 200));
+  const { runScaleSeries } = await import("./scale-series.js");
+  const { results, table } = await runScaleSeries({ sizes: scaleSizes, latencyMs: SCALE_LATENCY_MS, hosts: SCALE_HOSTS, runChild, startHost, progress, resultsDir: RESULTS_DIR });
+  process.stdout.write(flags.json ? `${JSON.stringify(results, null, 2)}\n` : `${table}\n`);
+  progress("wrote bench/results/scale.json");
+  process.exit(results.failedChecks.length > 0 ? 1 : 0);
+}
 
 const startedAt = new Date().toISOString();
 const t0 = performance.now();
