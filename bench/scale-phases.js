@@ -5,14 +5,18 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-/** Phases in report order; `other` is the server, the run around the calendars, GC and start-up. */
-export const PHASES = ["fetch", "decodeHash", "parse", "diff", "write", "other"];
+/**
+ * Phases in report order: `run` is calsync's own work around the calendars (the server, the engine's
+ * run, leases, outbox and mail workers); `other` is what no calsync or dependency frame called
+ * (garbage collection, module loading at start-up).
+ */
+export const PHASES = ["fetch", "decodeHash", "parse", "diff", "write", "run", "other"];
 
 // Checked in order against a frame's URL; the first match names its phase.
 const RULES = [
   ["fetch", /node_modules\/undici\/|\/engine\/(fetch-|feed-exchange|undici-agent|host-backoff|network-guard|feed-url)/],
   ["decodeHash", /\/engine\/(feed-body|feed-bytes|parse-transfer|control-characters)/],
-  ["parse", /node_modules\/(node-ical|rrule|luxon|moment|@js-temporal)|\/engine\/(parse-|content-lines|canonical-lines|zoned-times|wall-|time-zones|vtimezone|zone-rules|recurrence|rrule-text|rdate-periods|unreadable-events|feed-zones|feed-reading|strict-date|uid|summary-words)/],
+  ["parse", /node_modules\/(node-ical|rrule|luxon|moment|@js-temporal|temporal-polyfill|piscina)|\/engine\/(parse-|content-lines|canonical-lines|zoned-times|wall-|time-zones|vtimezone|zone-rules|recurrence|rrule-text|rdate-periods|unreadable-events|feed-zones|feed-reading|strict-date|uid|summary-words|channels|local-date)/],
   ["diff", /\/engine\/(diff|echoes|conflicts|settled-conflicts|reissued|nights|turnover-changes|channel-status)/],
   ["write", /\/store\/|node_modules\/(better-sqlite3|pg|pg-protocol|pg-pool|pg-types|postgres-)/],
 ];
@@ -40,8 +44,9 @@ function addProfile(profile, totals) {
     if (phaseOf.has(id)) return phaseOf.get(id);
     const { callFrame } = byId.get(id);
     let phase = null;
-    if (callFrame.functionName === "(idle)") phase = "idle";
-    else if (/node_modules\/|\/dist\//.test(callFrame.url)) phase = RULES.find(([, pattern]) => pattern.test(callFrame.url))?.[0] ?? "other";
+    // A parse worker blocked in Atomics.wait for its next task is sampled as running JS: it is idle.
+    if (callFrame.functionName === "(idle)" || (callFrame.functionName === "atomicsWaitLoop" && callFrame.url.includes("piscina"))) phase = "idle";
+    else if (/node_modules\/|\/dist\//.test(callFrame.url)) phase = RULES.find(([, pattern]) => pattern.test(callFrame.url))?.[0] ?? "run";
     else if (parent.has(id)) phase = resolve(parent.get(id));
     phaseOf.set(id, phase ?? "other");
     return phase ?? "other";
