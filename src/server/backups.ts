@@ -1,5 +1,6 @@
 // `serve --backup-dir DIR --backup-every 24h --backup-keep 7` (CONTRACT §19): a checked copy of the SQLite
-// file now and then every period, the oldest beyond `keep` removed. The copy runs on a worker thread.
+// file now and then every period, the oldest beyond `keep` removed. The copy runs in a process
+// of its own (backupSqlite).
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { backupSqlite, type BackupReport } from "../store/sqlite/backup.js";
