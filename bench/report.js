@@ -207,7 +207,9 @@ export function formatTable(results) {
   if (b) {
     out.push(`Backup of a ${b.databaseMiB} MiB SQLite file while serve answers /healthz every ${b.pollEveryMs} ms`);
     const row = (label, x) => [label, `${fixed(x.seconds, 1)} s`, String(x.polls), ms(x.p50Ms), ms(x.p99Ms), ms(x.maxMs)];
-    out.push(...grid(["backup", "took", "polls", "p50", "p99", "max"], [row("none (the floor, same server)", b.idle), row("serve --backup-dir (worker thread)", b.scheduled), row("calsync db backup (another process)", b.cli)]), "");
+    out.push(...grid(["backup", "took", "polls", "p50", "p99", "max"], [row("none (the floor, same server)", b.idle), row("serve --backup-dir (its copy process)", b.scheduled), row("calsync db backup (beside serve)", b.cli)]));
+    if (b.firstRequestMs != null) out.push(`(the fresh server's first /healthz, timed apart: ${ms(b.firstRequestMs)}; the slowest polls were sent ${b.scheduled.maxAtS ?? "?"} s and ${b.cli.maxAtS ?? "?"} s into each backup)`);
+    out.push("");
   }
   if (results.channelReads) {
     const c = results.channelReads;

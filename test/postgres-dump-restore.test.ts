@@ -1,6 +1,7 @@
 // docs/self-hosting.md's PostgreSQL backup, run as written: its `pg_dump` and `pg_restore` lines (read from
 // the guide, so the two cannot drift) against a real PostgreSQL holding what the real CLI put there; after
-// the restore, the CLI reads the same reservations and tokens, and a sync runs on. pg_dump refuses a server
+// the restore, into a fresh database and over a wiped one, the CLI reads the same owners, calendars,
+// reservations and tokens, and a sync runs on. pg_dump refuses a server
 // newer than itself, and the pg_dump this project's CI installs is Debian bookworm's (15), so the server is
 // PostgreSQL 15 from npm (test/tools/postgres-15), started here as the embedded one is for the other tests.
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -105,30 +106,52 @@ describe.skipIf(missing !== null)("the self-hosting guide's pg_dump and pg_resto
     rmSync(parent, { recursive: true, force: true });
   });
 
-  it("dumps, and restores over a wiped database what the CLI reads back; a sync runs on", async () => {
+  it("dumps, and restores into a fresh database and over a wiped one what the CLI reads back; a sync runs on", async () => {
     expect(isBuilt(), "npm run build first").toBe(true);
-    const cli = async (...argv: string[]) => {
-      const result = await runBin([...argv, "--db", url]);
+    const cliOn = async (db: string, argv: string[]) => {
+      const result = await runBin([...argv, "--db", db]);
       expect(result.code, `calsync ${argv.join(" ")}: ${result.stderr}`).toBe(0);
       return result.stdout;
     };
+    const cli = (...argv: string[]) => cliOn(url, argv);
     await cli("owner", "add", "Ann");
     const property = JSON.parse(await cli("property", "add", "Sea View Loft", "--json"));
-    const body = buildIcs([
+    const stays = [
       { uid: "a1", start: day(10), end: day(13), summary: "Reserved" },
       { uid: "a2", start: day(20), end: day(24), summary: "Reserved" },
-    ]);
-    await cli("calendar", "add", "--property", property.id, "--source", "airbnb", "--url", feeds.url("/airbnb.ics", { body }));
+    ];
+    await cli("calendar", "add", "--property", property.id, "--source", "airbnb", "--url", feeds.url("/airbnb.ics", { body: buildIcs(stays) }));
     await cli("sync", "--local", "--allow-private-networks");
     await cli("token", "create", "--name", "ci", "--json");
     const reservations = await cli("reservations", "--json");
     const tokens = await cli("token", "list", "--json");
+    const owners = await cli("owner", "list", "--json");
+    const calendars = await cli("calendar", "list", "--json");
     expect(JSON.parse(reservations)).toHaveLength(2);
+    expect(JSON.parse(tokens)).toHaveLength(1);
 
     const { dump, restore } = guideLines(url);
     const cwd = parent;
     await run(tools!.pgDump, dump.slice(1), { cwd });
     expect(existsSync(path.join(cwd, "calsync.dump"))).toBe(true);
+
+    // Into a fresh, empty database (a new machine): the same owners, calendars, reservations and tokens, and
+    // the restored sequences and constraints take new writes (a sync stores the feed's new stay).
+    const admin = url.replace(/\/\/calsync:secret@/, "//postgres@").replace(/\/calsync$/, "/postgres");
+    await query(admin, "CREATE DATABASE calsync_fresh OWNER calsync");
+    const fresh = url.replace(/\/calsync$/, "/calsync_fresh");
+    await run(tools!.pgRestore, guideLines(fresh).restore.slice(1), { cwd });
+    const onFresh = (...argv: string[]) => cliOn(fresh, argv);
+    expect(await onFresh("owner", "list", "--json")).toBe(owners);
+    expect(await onFresh("calendar", "list", "--json")).toBe(calendars);
+    expect(await onFresh("reservations", "--json")).toBe(reservations);
+    expect(await onFresh("token", "list", "--json")).toBe(tokens);
+    feeds.setRoute("/airbnb.ics", { body: buildIcs([...stays, { uid: "a3", start: day(30), end: day(33), summary: "Reserved" }]) });
+    const freshSync = JSON.parse(await onFresh("sync", "--local", "--allow-private-networks", "--json"));
+    expect(freshSync.failed).toBe(0);
+    expect(freshSync.results[0].result).toMatchObject({ reservationsFound: 3, reservationsCreated: 1 });
+    expect(JSON.parse(await onFresh("reservations", "--json"))).toHaveLength(3);
+    feeds.setRoute("/airbnb.ics", { body: buildIcs(stays) });
 
     // Everything lost after the dump, the tables left empty.
     await query(url, "TRUNCATE owners CASCADE");
@@ -137,6 +160,8 @@ describe.skipIf(missing !== null)("the self-hosting guide's pg_dump and pg_resto
     await run(tools!.pgRestore, restore.slice(1), { cwd });
     expect(await cli("reservations", "--json")).toBe(reservations);
     expect(await cli("token", "list", "--json")).toBe(tokens);
+    expect(await cli("owner", "list", "--json")).toBe(owners);
+    expect(await cli("calendar", "list", "--json")).toBe(calendars);
     const synced = JSON.parse(await cli("sync", "--local", "--allow-private-networks", "--json"));
     expect(synced.failed).toBe(0);
     expect(synced.results[0].result).toMatchObject({ reservationsFound: 2, reservationsCreated: 0, reservationsCancelled: 0 });
