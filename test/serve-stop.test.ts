@@ -143,6 +143,34 @@ describe("calsync serve on SIGTERM", () => {
   });
 });
 
+describe("calsync serve on a second signal during a backup", () => {
+  it("exits at once, and its copy removes its half-written file instead of leaving it behind", async () => {
+    const path = dbPath();
+    const store = await openStore(path);
+    await ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed({ body: ics("a1") }) }] });
+    await store.close();
+    // Big enough that the copy is still running when the signals come.
+    const db = new Database(path);
+    db.exec("CREATE TABLE filler (bytes BLOB NOT NULL)");
+    db.transaction(() => {
+      for (let i = 0; i < 200; i++) db.prepare("INSERT INTO filler VALUES (randomblob(1048576))").run();
+    })();
+    db.close();
+    const dir = join(path, "..", "backups-cut");
+    const serve = await startServe(["--db", path, "--backup-dir", dir]);
+    processes.push(serve);
+    await until(() => existsSync(dir) && readdirSync(dir).some((name) => name.endsWith(".partial")), 20_000);
+    serve.child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    serve.child.kill("SIGTERM");
+    await serve.exited;
+    // The copy outlives a process killed outright only until its VACUUM INTO ends, then removes its file
+    // (before, the half-written file stayed for good, unnamed, beside the backups).
+    await until(() => readdirSync(dir).length === 0, 30_000);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 60_000);
+});
+
 describe.each([sqliteKind(), postgresKind()])("SIGTERM during a sync of 200 slow feeds ($name)", (kind) => {
   afterAll(() => kind.dispose());
 

@@ -56,8 +56,11 @@ const open = (path, readonly) => new Database(path, {
 const answer = (message) => process.stdout.write(JSON.stringify(message));
 try {
   if (!task.checkOnly) {
+    const parent = process.ppid;
     const source = open(task.source, true);
     try { source.prepare("VACUUM INTO ?").run(task.target); } finally { source.close(); }
+    // The calsync that asked was killed meanwhile: nobody will check or name this copy, so it goes.
+    if (process.ppid !== parent) { require("node:fs").rmSync(task.target, { force: true }); process.exit(1); }
   }
   const copy = open(task.checkOnly ? task.source : task.target, true);
   try {
@@ -81,12 +84,22 @@ function runCopy(task: Omit<CopyTask, "driver" | "nativeBinding">): Promise<Copy
       env: { ...process.env, CALSYNC_COPY_TASK: JSON.stringify(full) },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    // calsync exiting at once (a second signal) ends its copy too, and removes the half-written file.
+    const onExit = () => {
+      child.kill("SIGKILL");
+      if (!task.checkOnly) for (const suffix of ["", "-journal"]) rmSync(`${task.target}${suffix}`, { force: true });
+    };
+    process.once("exit", onExit);
     let out = "";
     let err = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
-    child.once("error", reject);
+    child.once("error", (error) => {
+      process.removeListener("exit", onExit);
+      reject(error);
+    });
     child.once("close", (code, signal) => {
+      process.removeListener("exit", onExit);
       let answer: CopyAnswer | undefined;
       try {
         answer = out ? (JSON.parse(out) as CopyAnswer) : undefined;
