@@ -13,6 +13,7 @@ import { settledConflicts } from "./settled-conflicts.js";
 import { nextTurn } from "./slices.js";
 import { unreadableWarnings } from "./unreadable-events.js";
 import type { SyncStore } from "./store-port.js";
+import { createUnchangedBatch, UNCHANGED_BATCH_SIZE, UNCHANGED_FLUSH_MS, type UnchangedBatch } from "./unchanged-batch.js";
 import { conflictAnnouncements, failureEvents, newReservationIds, runEvents, successEvents } from "./webhook-events.js";
 import { ignoreWriteFault, isWriteFault, writeFailed, type WriteFaultError } from "./write-fault.js";
 
@@ -63,6 +64,11 @@ export interface SyncOwnerOptions {
    * (no history, no `sync.completed`; a caller waiting for the owner's run runs its own). @default false
    */
   refresh?: boolean;
+  /**
+   * Unchanged calendars (a 304 or the same body) whose bookkeeping is written in one transaction; 1 writes
+   * each in its own, as a changed calendar is. @default UNCHANGED_BATCH_SIZE (100)
+   */
+  unchangedBatchSize?: number;
   /** Called after each calendar finishes. */
   onProgress?: (progress: SyncProgress) => void;
   /** Called after each feed fetch, e.g. for metrics; the wait for a fetch slot is not counted. */
@@ -123,6 +129,15 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   // Double bookings, read property by property as their calendars are done (see settled-conflicts.ts).
   const conflictReads = settledConflicts(calendars, (propertyId) => options.store.propertyActiveBookings(propertyId), clock);
   let done = 0;
+  const batchSize = options.unchangedBatchSize ?? UNCHANGED_BATCH_SIZE;
+  const batch = batchSize > 1 && !options.dryRun ? createUnchangedBatch(options.store, batchSize, UNCHANGED_FLUSH_MS) : undefined;
+  // Once every calendar not yet settled waits in the batch, nothing more will join it: write it now.
+  const flushIfLast = () => {
+    if (batch && batch.waiting > 0 && batch.waiting >= calendars.length - done) batch.flush();
+  };
+  // A stopping server does not wait out the flush interval.
+  const flushOnAbort = () => batch?.flush();
+  options.signal?.addEventListener("abort", flushOnAbort, { once: true });
   // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
   const settle = async (calendar: CalendarRecord, entry: SyncResultEntry, fault?: WriteFaultError) => {
     const error = entry.result.error;
@@ -149,6 +164,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       ...(fault ? { writeFault: fault.detail } : {}),
     });
     conflictReads.settled(calendar.propertyId);
+    flushIfLast();
     return entry;
   };
   // Settle every calendar before anything is reported or thrown: a store fault in one calendar must not
@@ -166,7 +182,10 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
         .run(host, () => fetchCalendar(calendar, host, fetchContext), options.ownerId)
         .then(async (fetched) => {
           await nextTurn();
-          return syncCalendar(calendar, fetched, requestedAt, options, clock);
+          return syncCalendar(calendar, fetched, requestedAt, options, clock, batch && {
+            batch,
+            queued: () => flushIfLast(),
+          });
         })
         .then(
           (entry) => settle(calendar, entry),
@@ -179,6 +198,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
     }),
   );
   clearTimeout(prestart);
+  options.signal?.removeEventListener("abort", flushOnAbort);
   const fault = settled.find((outcome) => outcome.status === "rejected");
   if (fault) throw fault.reason;
   const results = settled.map((outcome) => (outcome as PromiseFulfilledResult<SyncResultEntry>).value);
@@ -231,6 +251,7 @@ async function syncCalendar(
   requestedAt: Date,
   options: SyncOwnerOptions,
   clock: () => Date,
+  batching?: { batch: UnchangedBatch; queued: () => void },
 ): Promise<SyncResultEntry> {
   const { store } = options;
   // The failure itself is recorded by the caller, which reports the calendar's streak.
@@ -240,6 +261,12 @@ async function syncCalendar(
   const unchanged = { found: calendar.lastFound, created: 0, updated: 0, cancelled: 0 };
   const keepState = async (etag: string | null, lastModified: string | null) => {
     if (options.dryRun) return;
+    if (batching) {
+      const feed = { etag, lastModified, contentHash: calendar.contentHash, lastFound: calendar.lastFound };
+      const written = batching.batch.add({ calendarId: calendar.id, feed, syncedAt: clock(), events: successEvents(calendar, [], [], [], clock()) });
+      batching.queued();
+      return written;
+    }
     await store.applyCalendarSync({
       calendarId: calendar.id,
       inserts: [],

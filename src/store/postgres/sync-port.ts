@@ -14,9 +14,10 @@ import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./
 // The rows arrive in SQLite's shapes (pool.ts), so the engine's records are mapped as SQLite maps them.
 import { toCalendarRecord, toConflictInput, type BookingRow } from "../sqlite/sync-port.js";
 import type { Store } from "../types.js";
+import type { UnchangedSync } from "../../engine/store-port.js";
 
 export type SyncPortQueries = Pick<Store,
-  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordCalendarFailure" | "propertyActiveBookings">;
+  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordUnchangedSyncs" | "recordCalendarFailure" | "propertyActiveBookings">;
 
 // Rows travel as parallel arrays through unnest(): one round trip for all of a calendar's inserts.
 const EVENT_COLUMNS = `t(id, uid, kind, start, end_, summary, details, raw, arrival, departure, event_zone, echo_of)`;
@@ -53,6 +54,14 @@ const FEED_STATE = `
 // commit and see the new zone. Taken first, so every writer locks the property before its calendar.
 const PROPERTY_ZONE = `
   SELECT p.time_zone, p.owner_id FROM calendars c JOIN properties p ON p.id = c.property_id WHERE c.id = $1 FOR KEY SHARE OF p`;
+// Many unchanged calendars in one statement (so one transaction): FEED_STATE for each row of the arrays.
+const FEED_STATES = `
+  UPDATE calendars c SET etag = t.etag, last_modified = t.last_modified, content_hash = t.content_hash, last_found = t.last_found,
+    last_status = 'success', last_error_code = NULL, last_error_message = NULL, last_synced_at = t.synced_at,
+    consecutive_failures = 0, failing_since = NULL
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::timestamptz[])
+    AS t(id, etag, last_modified, content_hash, last_found, synced_at)
+  WHERE c.id = t.id`;
 const FIRST_SYNC = `
   SELECT (last_status IS NULL OR last_status <> 'success') AND NOT EXISTS (SELECT 1 FROM reservations WHERE calendar_id = $1) AS first
   FROM calendars WHERE id = $1`;
@@ -83,6 +92,7 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
       return rows.map(toStoredReservation);
     },
     applyCalendarSync: (write: CalendarWrite) => writing(() => applyCalendarSync(write)),
+    recordUnchangedSyncs: (unchanged: readonly UnchangedSync[]) => writing(() => recordUnchangedSyncs(unchanged)),
     recordCalendarFailure: (failure: CalendarFailure) => writing(() => recordCalendarFailure(failure)),
     async propertyActiveBookings(propertyId) {
       const rows = await db.query<BookingRow>(
@@ -134,6 +144,29 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
       // Webhook events commit with the rows they announce, or not at all (CONTRACT §11).
       await addToOutbox(sql, property.owner_id, events, { bookingChanges: changes > 0 && before?.first === false });
       if (cleaners) await addCleanerMails(sql, property.owner_id, cleaners);
+    });
+  }
+
+  async function recordUnchangedSyncs(unchanged: readonly UnchangedSync[]): Promise<void> {
+    // A calendar with an event to announce (calendar.recovered, rare) needs the outbox in the same transaction.
+    const plain = unchanged.filter(({ events = [] }) => events.length === 0);
+    const columns: unknown[][] = [[], [], [], [], [], []];
+    for (const { calendarId, feed, syncedAt } of plain) {
+      [calendarId, feed.etag, feed.lastModified, feed.contentHash, feed.lastFound, syncedAt.toISOString()]
+        .forEach((value, i) => columns[i]!.push(value));
+    }
+    const announcing = unchanged.filter(({ events = [] }) => events.length > 0);
+    if (plain.length > 0 && announcing.length === 0) {
+      await db.run(FEED_STATES, columns);
+      return;
+    }
+    await db.transaction(async (sql) => {
+      if (plain.length > 0) await sql.run(FEED_STATES, columns);
+      for (const { calendarId, feed, syncedAt, events = [] } of announcing) {
+        const state = [calendarId, feed.etag, feed.lastModified, feed.contentHash, feed.lastFound, syncedAt.toISOString()];
+        const [property] = await sql.query<{ owner_id: string }>(PROPERTY_ZONE, [calendarId]);
+        if (property && (await sql.run(FEED_STATE, state)) > 0) await addToOutbox(sql, property.owner_id, events, { bookingChanges: false });
+      }
     });
   }
 

@@ -131,6 +131,7 @@ const GROUP_OF = {
   ownerCalendars: "syncPort",
   calendarReservations: "syncPort",
   applyCalendarSync: "syncPort",
+  recordUnchangedSyncs: "syncPort",
   recordCalendarFailure: "syncPort",
   propertyActiveBookings: "syncPort",
   recordSyncRun: "syncRuns",
