@@ -9,19 +9,20 @@ export function scheduleOffsetMs(ownerId: string, everyMs: number): number {
   return createHash("md5").update(ownerId).digest().readUInt32BE(0) % everyMs;
 }
 
-/** The first of the owner's slots strictly after `nowMs`: due within one period, never at once. */
-export function nextScheduleSlot(ownerId: string, nowMs: number, everyMs: number): Date {
-  const after = nowMs + 1;
-  const wait = (((scheduleOffsetMs(ownerId, everyMs) - (after % everyMs)) % everyMs) + everyMs) % everyMs;
-  return new Date(after + wait);
+/** The first of the owner's slots strictly after `afterMs`. */
+function slotAfter(ownerId: string, afterMs: number, everyMs: number): number {
+  const after = afterMs + 1;
+  return after + ((((scheduleOffsetMs(ownerId, everyMs) - (after % everyMs)) % everyMs) + everyMs) % everyMs);
 }
 
 /**
- * An owner's first slot once first seen: the first after half a period from now, so between half a period and one
- * and a half later (not at once, which a slot a millisecond away would be, nor a period later for every owner).
+ * When the owner is next due: its first slot after half a period from now, so between half a period and one and a
+ * half later. A new owner is not synced at once (its slot may be a millisecond away); after a run claimed on time,
+ * this is the same point of the next period, and a claim that came late (a busy instance) never starts the next
+ * run less than half a period after it.
  */
-export function firstScheduleSlot(ownerId: string, nowMs: number, everyMs: number): Date {
-  return nextScheduleSlot(ownerId, nowMs + Math.floor(everyMs / 2), everyMs);
+export function nextScheduleSlot(ownerId: string, nowMs: number, everyMs: number): Date {
+  return new Date(slotAfter(ownerId, nowMs + Math.floor(everyMs / 2), everyMs));
 }
 
 /** How evenly `startsMs` fall over a period of `everyMs` cut into `buckets` parts. */

@@ -1,7 +1,7 @@
 // Who is syncing which owner, until when, and when each owner is next due (CONTRACT §10), across
 // every process on the file. Each step is one IMMEDIATE transaction: the write lock is the arbiter.
 import type Database from "better-sqlite3";
-import { firstScheduleSlot, nextScheduleSlot } from "../schedule-slots.js";
+import { nextScheduleSlot } from "../schedule-slots.js";
 import type { LeaseAttempt, Store, SyncLease } from "../types.js";
 
 export type SyncLeaseQueries = Pick<Store,
@@ -45,7 +45,7 @@ export function syncLeaseQueries(db: Database.Database): SyncLeaseQueries {
   const claim = db.transaction((everyMs: number): string[] => {
     const now = new Date();
     const next = (ownerId: string) => nextScheduleSlot(ownerId, now.getTime(), everyMs).toISOString();
-    for (const { owner_id } of unscheduled.all()) schedule.run(owner_id, firstScheduleSlot(owner_id, now.getTime(), everyMs).toISOString());
+    for (const { owner_id } of unscheduled.all()) schedule.run(owner_id, next(owner_id));
     const owners = due.all(now.toISOString(), now.toISOString()).map((row) => row.owner_id);
     for (const ownerId of owners) reschedule.run(next(ownerId), ownerId);
     return owners;
