@@ -1,7 +1,7 @@
 // Stopping `calsync serve` (CONTRACT §19): while it drains, new requests get 503 and /readyz says so; running
 // syncs finish within the grace; past it the process still exits 0 with no half-written calendar; the
 // database's lock is given back, and `db restore` is refused while it is held. Backups on a schedule.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../src/server/index.js";
@@ -118,6 +118,23 @@ describe("calsync serve on SIGTERM", () => {
     expect(copy.prepare("SELECT count(*) FROM calendars").pluck().get()).toBe(1);
     copy.close();
     expect(serve.stderr()).toContain("backup written");
+
+    // A restart within the period (24 h by default) copies nothing; one after a period-old backup does.
+    const restarted = await startServe(["--db", path, "--backup-dir", dir, "--backup-keep", "2"]);
+    processes.push(restarted);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await restarted.stop();
+    expect(await restarted.exited).toBe(0);
+    expect(readdirSync(dir).filter((name) => name.endsWith(".db"))).toEqual([backup]);
+    expect(restarted.stderr()).not.toContain("backup written");
+    // The name is `<database>-<stamp>.db`, the stamp an ISO time with dashes for colons (24 characters).
+    const dayOld = `${backup!.slice(0, -"YYYY-MM-DDTHH-MM-SS.mmmZ.db".length)}${new Date(Date.now() - 25 * 3_600_000).toISOString().replaceAll(":", "-")}.db`;
+    renameSync(join(dir, backup!), join(dir, dayOld));
+    const later = await startServe(["--db", path, "--backup-dir", dir, "--backup-keep", "2"]);
+    processes.push(later);
+    await until(() => readdirSync(dir).filter((name) => name.endsWith(".db")).length === 2);
+    await later.stop();
+    expect(await later.exited).toBe(0);
 
     for (const args of [["--backup-every", "1h"], ["--backup-dir", dir, "--backup-every", "10s"], ["--backup-dir", dir, "--db", "postgres://u@127.0.0.1:1/x"]]) {
       const refused = await runCli(["serve", ...(args.includes("--db") ? [] : ["--db", path]), ...args]);
