@@ -1,5 +1,5 @@
-// The "nothing changed" bookkeeping written many calendars to a transaction (issue 40) leaves every calendar
-// exactly as one transaction per calendar does: 500 calendars on a real loopback feed server, some answering
+// The "nothing changed" bookkeeping, and that of failed attempts, written many calendars to a transaction
+// (issue 40) leaves every calendar exactly as one transaction per calendar does: 500 calendars on a real loopback feed server, some answering
 // 304, some the same body, some a new one, some failing and some recovering, synced once batched and once not
 // (unchangedBatchSize 1), compared row by row after every round, on SQLite and on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -53,14 +53,20 @@ async function populate(store: Store): Promise<string> {
   return owner.id;
 }
 
-/** The store as the engine sees it, with the size of every batch of unchanged calendars noted. */
-function observed(store: Store, sizes: number[]): SyncStore {
+/** The store as the engine sees it, with the size of every batch of unchanged and of failed calendars noted. */
+function observed(store: Store, sizes: number[], failureSizes: number[] = []): SyncStore {
   return new Proxy(store, {
     get(target, key) {
       if (key === "recordUnchangedSyncs") {
         return (unchanged: Parameters<SyncStore["recordUnchangedSyncs"]>[0]) => {
           sizes.push(unchanged.length);
           return target.recordUnchangedSyncs(unchanged);
+        };
+      }
+      if (key === "recordCalendarFailures") {
+        return (failures: Parameters<SyncStore["recordCalendarFailures"]>[0]) => {
+          failureSizes.push(failures.length);
+          return target.recordCalendarFailures(failures);
         };
       }
       const value = Reflect.get(target, key) as unknown;
@@ -105,10 +111,9 @@ describe.each([sqliteKind(), postgresKind()])("unchanged calendars written in ba
         // One clock for both runs of a round, so both write the same times.
         const at = new Date(start + round * 60_000);
         const common = { allowPrivateNetworks: true, timeoutMs: 5000, fetchLimits: LIMITS, now: () => at };
-        const sizes: number[] = [];
-        const singleSizes: number[] = [];
-        const a = await syncOwner({ ...common, store: observed(batched, sizes), ownerId: batchedOwner });
-        const b = await syncOwner({ ...common, store: observed(single, singleSizes), ownerId: singleOwner, unchangedBatchSize: 1 });
+        const [sizes, failureSizes, singleSizes] = [[] as number[], [] as number[], [] as number[]];
+        const a = await syncOwner({ ...common, store: observed(batched, sizes, failureSizes), ownerId: batchedOwner });
+        const b = await syncOwner({ ...common, store: observed(single, singleSizes, singleSizes), ownerId: singleOwner, unchangedBatchSize: 1 });
 
         // The batch is real: unchanged calendars went many to a write; without it, none did.
         if (round > 1) expect(Math.max(...sizes), `round ${round}`).toBeGreaterThan(1);
@@ -116,6 +121,9 @@ describe.each([sqliteKind(), postgresKind()])("unchanged calendars written in ba
         const unchanged = (response: typeof a) => response.results.filter((entry) => entry.ok && entry.result.reservationsCreated === 0
           && entry.result.reservationsUpdated === 0 && entry.result.reservationsCancelled === 0).length;
         if (round > 1) expect(sizes.reduce((sum, n) => sum + n, 0)).toBe(unchanged(a));
+        // Failed calendars too.
+        expect(failureSizes.reduce((sum, n) => sum + n, 0)).toBe(a.failed);
+        if (round > 1) expect(Math.max(...failureSizes), `round ${round}`).toBeGreaterThan(1);
 
         const strip = (response: typeof a) => response.results.map(({ propertyId: _, ...entry }) => entry);
         expect(strip(a)).toEqual(strip(b));

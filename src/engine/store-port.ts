@@ -69,6 +69,11 @@ export interface SyncStore {
    * A success (`applyCalendarSync`) ends the streak. A calendar removed meanwhile gives a streak of 0.
    */
   recordCalendarFailure(failure: CalendarFailure): Promise<CalendarStreak>;
+  /**
+   * `recordCalendarFailure` for many calendars in one transaction; the streaks in the order of `failures`
+   * (a calendar removed meanwhile gives a streak of 0, as there).
+   */
+  recordCalendarFailures(failures: readonly CalendarFailure[]): Promise<CalendarStreak[]>;
   /** Appends a run and its per-calendar results to the history. */
   recordSyncRun(run: SyncRunRecord): Promise<void>;
   /**

@@ -12,8 +12,8 @@ import type { ParseFeedOptions, ParseFeedResult } from "./parse-feed.js";
 import { settledConflicts } from "./settled-conflicts.js";
 import { nextTurn } from "./slices.js";
 import { unreadableWarnings } from "./unreadable-events.js";
-import type { SyncStore } from "./store-port.js";
-import { createUnchangedBatch, UNCHANGED_BATCH_SIZE, UNCHANGED_FLUSH_MS, type UnchangedBatch } from "./unchanged-batch.js";
+import type { CalendarStreak, SyncStore } from "./store-port.js";
+import { createFailureBatch, createUnchangedBatch, UNCHANGED_BATCH_SIZE, UNCHANGED_FLUSH_MS, type FailureBatch, type UnchangedBatch } from "./unchanged-batch.js";
 import { conflictAnnouncements, failureEvents, newReservationIds, runEvents, successEvents } from "./webhook-events.js";
 import { ignoreWriteFault, isWriteFault, writeFailed, type WriteFaultError } from "./write-fault.js";
 
@@ -65,8 +65,8 @@ export interface SyncOwnerOptions {
    */
   refresh?: boolean;
   /**
-   * Unchanged calendars (a 304 or the same body) whose bookkeeping is written in one transaction; 1 writes
-   * each in its own, as a changed calendar is. @default UNCHANGED_BATCH_SIZE (100)
+   * Unchanged calendars (a 304 or the same body), and failed ones, whose bookkeeping is written in one
+   * transaction; 1 writes each in its own, as a changed calendar is. @default UNCHANGED_BATCH_SIZE (100)
    */
   unchangedBatchSize?: number;
   /** Called after each calendar finishes. */
@@ -130,13 +130,20 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   const conflictReads = settledConflicts(calendars, (propertyId) => options.store.propertyActiveBookings(propertyId), clock);
   let done = 0;
   const batchSize = options.unchangedBatchSize ?? UNCHANGED_BATCH_SIZE;
-  const batch = batchSize > 1 && !options.dryRun ? createUnchangedBatch(options.store, batchSize, UNCHANGED_FLUSH_MS) : undefined;
-  // Once every calendar not yet settled waits in the batch, nothing more will join it: write it now.
+  const batching = batchSize > 1 && !options.dryRun;
+  const batch = batching ? createUnchangedBatch(options.store, batchSize, UNCHANGED_FLUSH_MS) : undefined;
+  const failures = batching ? createFailureBatch(options.store, batchSize, UNCHANGED_FLUSH_MS) : undefined;
+  const flushBatches = () => {
+    batch?.flush();
+    failures?.flush();
+  };
+  // Once every calendar not yet settled waits in a batch, nothing more will join them: write them now.
   const flushIfLast = () => {
-    if (batch && batch.waiting > 0 && batch.waiting >= calendars.length - done) batch.flush();
+    const waiting = (batch?.waiting ?? 0) + (failures?.waiting ?? 0);
+    if (waiting > 0 && waiting >= calendars.length - done) flushBatches();
   };
   // A stopping server does not wait out the flush interval.
-  const flushOnAbort = () => batch?.flush();
+  const flushOnAbort = flushBatches;
   options.signal?.addEventListener("abort", flushOnAbort, { once: true });
   // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
   const settle = async (calendar: CalendarRecord, entry: SyncResultEntry, fault?: WriteFaultError) => {
@@ -150,7 +157,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       : error?.code === "throttled"
         ? calendar.consecutiveFailures
         : error
-          ? await recordFailure(options.store, calendar, error, clock())
+          ? await recordFailure(failures ?? options.store, calendar, error, clock(), flushIfLast)
           : 0;
     options.onProgress?.({
       done: ++done,
@@ -236,10 +243,24 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
 
 const NOTHING = { found: 0, created: 0, updated: 0, cancelled: 0 };
 
-/** Remembers a failure on the calendar and returns its streak; undefined when the database could not write it. */
-async function recordFailure(store: SyncStore, calendar: CalendarRecord, error: SyncError, failedAt: Date): Promise<number | undefined> {
-  const events = failureEvents(calendar, error, failedAt);
-  const streak = await ignoreWriteFault(store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt, events }));
+/**
+ * Remembers a failure on the calendar (in `to`'s batch, or in a transaction of its own) and returns its streak;
+ * undefined when the database could not write it. `queued` is called once it waits in the batch.
+ */
+async function recordFailure(
+  to: SyncStore | FailureBatch,
+  calendar: CalendarRecord,
+  error: SyncError,
+  failedAt: Date,
+  queued: () => void,
+): Promise<number | undefined> {
+  const failure = { calendarId: calendar.id, error, failedAt, events: failureEvents(calendar, error, failedAt) };
+  let written: Promise<CalendarStreak>;
+  if ("add" in to) {
+    written = to.add(failure);
+    queued();
+  } else written = to.recordCalendarFailure(failure);
+  const streak = await ignoreWriteFault(written);
   return streak?.consecutiveFailures;
 }
 

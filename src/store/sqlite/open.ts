@@ -133,6 +133,7 @@ const GROUP_OF = {
   applyCalendarSync: "syncPort",
   recordUnchangedSyncs: "syncPort",
   recordCalendarFailure: "syncPort",
+  recordCalendarFailures: "syncPort",
   propertyActiveBookings: "syncPort",
   recordSyncRun: "syncRuns",
   listSyncRuns: "syncRuns",

@@ -25,7 +25,8 @@ import type { Store } from "../types.js";
 import type { UnchangedSync } from "../../engine/store-port.js";
 
 export type SyncPortQueries = Pick<Store,
-  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordUnchangedSyncs" | "recordCalendarFailure" | "propertyActiveBookings">;
+  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordUnchangedSyncs" | "recordCalendarFailure"
+  | "recordCalendarFailures" | "propertyActiveBookings">;
 
 /** Prepares the statements the sync engine runs on one database (the history is in sync-runs.ts). */
 export function syncPortQueries(db: Database.Database, lock: ConnectionLock): SyncPortQueries {
@@ -198,12 +199,15 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
     }
   });
 
-  const recordFailure = db.transaction(({ calendarId, error, failedAt, events = [] }: CalendarFailure) => {
+  const failOne = ({ calendarId, error, failedAt, events = [] }: CalendarFailure) => {
     const at = failedAt.toISOString();
     const row = failure.get(error.code, error.message, at, at, calendarId);
     if (row) outbox.addForCalendar(calendarId, events);
     return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
-  });
+  };
+  const recordFailure = db.transaction(failOne);
+  // Many failed attempts, one transaction: each as `recordFailure` writes it.
+  const recordFailures = db.transaction((failures: readonly CalendarFailure[]) => failures.map(failOne));
 
   return {
     async ownerCalendars(ownerId) {
@@ -232,6 +236,9 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
     },
     async recordCalendarFailure(failed) {
       return writing(() => recordFailure(failed));
+    },
+    async recordCalendarFailures(failed) {
+      return failed.length === 0 ? [] : writing(() => recordFailures(failed));
     },
     async propertyActiveBookings(propertyId) {
       return readBookings(propertyId);
