@@ -184,7 +184,7 @@ async function serve(db) {
 }
 
 // The PostgreSQL server the bench uses; `database(name)` makes a fresh database there and returns its URL.
-async function startPostgres(dir) {
+export async function startPostgres(dir) {
   const given = process.env.CALSYNC_BENCH_DATABASE_URL;
   let url = given;
   let server;
