@@ -7,9 +7,12 @@ import { diffReservations } from "../dist/engine/diff.js";
 import { parseFeed } from "../dist/engine/parse-feed.js";
 import { round, tempStore } from "./common.js";
 import { EVENTS_PER_FEED, feedBody } from "./feeds.js";
+import { runUnchangedCpu } from "./unchanged-cpu.js";
 
 /** Times `calendars` first syncs (20 inserts each), then a changed re-sync of each, after `warmUp` untimed ones. */
-export async function runCpu({ calendars = 1000, warmUp = 200 }) {
+export async function runCpu({ calendars = 1000, warmUp = 200, origins }) {
+  // The unchanged re-sync through syncOwner needs the feed host (issue 40): run when run.js gives one.
+  const unchanged = origins?.length ? await runUnchangedCpu({ origins, n: calendars }) : undefined;
   const { store, dispose } = await tempStore();
   try {
     const today = new Date();
@@ -37,6 +40,7 @@ export async function runCpu({ calendars = 1000, warmUp = 200 }) {
       bodyBytes: Math.round(v0.reduce((sum, body) => sum + body.length, 0) / v0.length),
       create,
       change,
+      ...(unchanged ? { unchanged } : {}),
       checks: [
         { ok: created.created === calendars * EVENTS_PER_FEED, what: "every first sync created 20 events" },
         { ok: changed.changedCalendars === calendars, what: "every changed feed changed its calendar" },

@@ -79,7 +79,7 @@ if (flags.scale) {
 const startedAt = new Date().toISOString();
 const t0 = performance.now();
 // Only the parts before the CLI rows use the 40 ms host: not started when none of them runs.
-const host = only.some((part) => ["scale", "server", "instances", "resources", "rss"].includes(part)) ? await startHost({ hosts, latencyMs }) : { origins: [], close: async () => {} };
+const host = only.some((part) => ["scale", "server", "instances", "cpu", "resources", "rss"].includes(part)) ? await startHost({ hosts, latencyMs }) : { origins: [], close: async () => {} };
 const scale = [];
 let server;
 let instances;
@@ -106,7 +106,7 @@ try {
   if (runs("instances")) progress("instances: 1 on SQLite, 1 and 2 on PostgreSQL, 50 owners × 4 calendars");
   if (runs("instances")) instances = await runChild("instances", { origins: host.origins, set: "inst" }, 300_000, "instances");
   if (runs("cpu")) progress("cpu: parse + diff + write without network");
-  if (runs("cpu")) cpu = await runChild("cpu", {}, 120_000, "cpu");
+  if (runs("cpu")) cpu = await runChild("cpu", { origins: host.origins }, 600_000, "cpu");
   if (runs("resources")) progress("resources: a direct stay's fresh check against one sync; availability and a list page of 500");
   if (runs("resources")) resources = await runChild("resources", { origins: host.origins, set: "res" }, 180_000, "resources");
   if (runs("turnovers")) progress("turnovers: 50 properties, 5,000 stays; the cleaning and owner feeds against the outbound feed");

@@ -1,7 +1,7 @@
 // Stopping `calsync serve` (CONTRACT §19): while it drains, new requests get 503 and /readyz says so; running
 // syncs finish within the grace; past it the process still exits 0 with no half-written calendar; the
 // database's lock is given back, and `db restore` is refused while it is held. Backups on a schedule.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../src/server/index.js";
@@ -119,11 +119,56 @@ describe("calsync serve on SIGTERM", () => {
     copy.close();
     expect(serve.stderr()).toContain("backup written");
 
+    // A restart within the period (24 h by default) copies nothing; one after a period-old backup does.
+    const restarted = await startServe(["--db", path, "--backup-dir", dir, "--backup-keep", "2"]);
+    processes.push(restarted);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await restarted.stop();
+    expect(await restarted.exited).toBe(0);
+    expect(readdirSync(dir).filter((name) => name.endsWith(".db"))).toEqual([backup]);
+    expect(restarted.stderr()).not.toContain("backup written");
+    // The name is `<database>-<stamp>.db`, the stamp an ISO time with dashes for colons (24 characters).
+    const dayOld = `${backup!.slice(0, -"YYYY-MM-DDTHH-MM-SS.mmmZ.db".length)}${new Date(Date.now() - 25 * 3_600_000).toISOString().replaceAll(":", "-")}.db`;
+    renameSync(join(dir, backup!), join(dir, dayOld));
+    const later = await startServe(["--db", path, "--backup-dir", dir, "--backup-keep", "2"]);
+    processes.push(later);
+    await until(() => readdirSync(dir).filter((name) => name.endsWith(".db")).length === 2);
+    await later.stop();
+    expect(await later.exited).toBe(0);
+
     for (const args of [["--backup-every", "1h"], ["--backup-dir", dir, "--backup-every", "10s"], ["--backup-dir", dir, "--db", "postgres://u@127.0.0.1:1/x"]]) {
       const refused = await runCli(["serve", ...(args.includes("--db") ? [] : ["--db", path]), ...args]);
       expect(refused.code, args.join(" ")).toBe(2);
     }
   });
+});
+
+describe("calsync serve on a second signal during a backup", () => {
+  it("exits at once, and its copy removes its half-written file instead of leaving it behind", async () => {
+    const path = dbPath();
+    const store = await openStore(path);
+    await ownerWith(store, "Ann", { Loft: [{ source: "airbnb", url: feed({ body: ics("a1") }) }] });
+    await store.close();
+    // Big enough that the copy is still running when the signals come.
+    const db = new Database(path);
+    db.exec("CREATE TABLE filler (bytes BLOB NOT NULL)");
+    db.transaction(() => {
+      for (let i = 0; i < 200; i++) db.prepare("INSERT INTO filler VALUES (randomblob(1048576))").run();
+    })();
+    db.close();
+    const dir = join(path, "..", "backups-cut");
+    const serve = await startServe(["--db", path, "--backup-dir", dir]);
+    processes.push(serve);
+    await until(() => existsSync(dir) && readdirSync(dir).some((name) => name.endsWith(".partial")), 20_000);
+    serve.child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    serve.child.kill("SIGTERM");
+    await serve.exited;
+    // The copy outlives a process killed outright only until its VACUUM INTO ends, then removes its file
+    // (before, the half-written file stayed for good, unnamed, beside the backups).
+    await until(() => readdirSync(dir).length === 0, 30_000);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 60_000);
 });
 
 describe.each([sqliteKind(), postgresKind()])("SIGTERM during a sync of 200 slow feeds ($name)", (kind) => {

@@ -29,8 +29,10 @@ export interface ChannelInput {
   firstReadAt: string | null;
   lastReadAt: string | null;
   userAgent: string | null;
-  /** Read times (ISO), any order; those older than 7 days are ignored. */
+  /** Read times (ISO), any order; those older than 7 days are ignored. The latest hundred are enough. */
   readTimes: readonly string[];
+  /** Reads in the 7 days, when the store counted them (it keeps only the latest times here); else readTimes'. */
+  readCount?: number;
   /** The nights the link's last full read served (the fetch log), null when none is known. */
   lastServed: readonly ServedNights[] | null;
 }
@@ -58,7 +60,7 @@ export function channelView(link: ChannelInput, context: ChannelContext): Channe
     status: statusOf(read ? Date.parse(link.lastReadAt!) : null, exposed.length, now, context.staleAfterMs),
     lastReadAt: read ? link.lastReadAt : null,
     firstReadAt: read ? link.firstReadAt : null,
-    reads7d: times.length,
+    reads7d: link.readCount ?? times.length,
     usualIntervalSeconds: usual,
     expectedBy: read && usual !== null ? new Date(Date.parse(link.lastReadAt!) + usual * 1000).toISOString() : null,
     userAgent: read ? link.userAgent : null,

@@ -6,6 +6,7 @@ import type {
   CalendarFailure,
   CalendarRecord,
   CalendarWrite,
+  FeedState,
   StoredReservation,
   SyncTrigger,
 } from "./model.js";
@@ -58,10 +59,21 @@ export interface SyncStore {
   /** Applies one calendar's changes and feed state in a single transaction: all or nothing. */
   applyCalendarSync(write: CalendarWrite): Promise<void>;
   /**
+   * Writes the bookkeeping of calendars whose feed did not change (a 304 or the same body) in one transaction:
+   * each ends as `applyCalendarSync` with no rows would leave it (feed state, success, streak ended, its
+   * events in the outbox). A calendar removed meanwhile is skipped.
+   */
+  recordUnchangedSyncs(unchanged: readonly UnchangedSync[]): Promise<void>;
+  /**
    * Records a failed attempt on the calendar and lengthens its streak; reservations stay untouched.
    * A success (`applyCalendarSync`) ends the streak. A calendar removed meanwhile gives a streak of 0.
    */
   recordCalendarFailure(failure: CalendarFailure): Promise<CalendarStreak>;
+  /**
+   * `recordCalendarFailure` for many calendars in one transaction; the streaks in the order of `failures`
+   * (a calendar removed meanwhile gives a streak of 0, as there).
+   */
+  recordCalendarFailures(failures: readonly CalendarFailure[]): Promise<CalendarStreak[]>;
   /** Appends a run and its per-calendar results to the history. */
   recordSyncRun(run: SyncRunRecord): Promise<void>;
   /**
@@ -78,6 +90,15 @@ export interface SyncStore {
   hostBackoffs(now: Date): Promise<HostBackoff[]>;
   /** Sends `host` nothing before `until`, on every process and instance of the database (a later time kept wins). */
   holdHost(host: string, until: Date): Promise<void>;
+}
+
+/** One calendar's "nothing changed" bookkeeping (see `recordUnchangedSyncs`). */
+export interface UnchangedSync {
+  calendarId: string;
+  feed: FeedState;
+  syncedAt: Date;
+  /** Webhook events of the success (at most `calendar.recovered`). @default none */
+  events?: WebhookEvent[];
 }
 
 /** A feed host's wait as stored: `host[:port]` of the feed URL, lower case. */

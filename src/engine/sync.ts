@@ -12,7 +12,8 @@ import type { ParseFeedOptions, ParseFeedResult } from "./parse-feed.js";
 import { settledConflicts } from "./settled-conflicts.js";
 import { nextTurn } from "./slices.js";
 import { unreadableWarnings } from "./unreadable-events.js";
-import type { SyncStore } from "./store-port.js";
+import type { CalendarStreak, SyncStore } from "./store-port.js";
+import { createFailureBatch, createUnchangedBatch, UNCHANGED_BATCH_SIZE, UNCHANGED_FLUSH_MS, type FailureBatch, type UnchangedBatch } from "./unchanged-batch.js";
 import { conflictAnnouncements, failureEvents, newReservationIds, runEvents, successEvents } from "./webhook-events.js";
 import { ignoreWriteFault, isWriteFault, writeFailed, type WriteFaultError } from "./write-fault.js";
 
@@ -63,6 +64,11 @@ export interface SyncOwnerOptions {
    * (no history, no `sync.completed`; a caller waiting for the owner's run runs its own). @default false
    */
   refresh?: boolean;
+  /**
+   * Unchanged calendars (a 304 or the same body), and failed ones, whose bookkeeping is written in one
+   * transaction; 1 writes each in its own, as a changed calendar is. @default UNCHANGED_BATCH_SIZE (100)
+   */
+  unchangedBatchSize?: number;
   /** Called after each calendar finishes. */
   onProgress?: (progress: SyncProgress) => void;
   /** Called after each feed fetch, e.g. for metrics; the wait for a fetch slot is not counted. */
@@ -123,6 +129,22 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
   // Double bookings, read property by property as their calendars are done (see settled-conflicts.ts).
   const conflictReads = settledConflicts(calendars, (propertyId) => options.store.propertyActiveBookings(propertyId), clock);
   let done = 0;
+  const batchSize = options.unchangedBatchSize ?? UNCHANGED_BATCH_SIZE;
+  const batching = batchSize > 1 && !options.dryRun;
+  const batch = batching ? createUnchangedBatch(options.store, batchSize, UNCHANGED_FLUSH_MS) : undefined;
+  const failures = batching ? createFailureBatch(options.store, batchSize, UNCHANGED_FLUSH_MS) : undefined;
+  const flushBatches = () => {
+    batch?.flush();
+    failures?.flush();
+  };
+  // Once every calendar not yet settled waits in a batch, nothing more will join them: write them now.
+  const flushIfLast = () => {
+    const waiting = (batch?.waiting ?? 0) + (failures?.waiting ?? 0);
+    if (waiting > 0 && waiting >= calendars.length - done) flushBatches();
+  };
+  // A stopping server does not wait out the flush interval.
+  const flushOnAbort = flushBatches;
+  options.signal?.addEventListener("abort", flushOnAbort, { once: true });
   // A failure is remembered on the calendar (its streak, CONTRACT §8); a success reset it when it was written.
   const settle = async (calendar: CalendarRecord, entry: SyncResultEntry, fault?: WriteFaultError) => {
     const error = entry.result.error;
@@ -135,7 +157,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       : error?.code === "throttled"
         ? calendar.consecutiveFailures
         : error
-          ? await recordFailure(options.store, calendar, error, clock())
+          ? await recordFailure(failures ?? options.store, calendar, error, clock(), flushIfLast)
           : 0;
     options.onProgress?.({
       done: ++done,
@@ -149,6 +171,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
       ...(fault ? { writeFault: fault.detail } : {}),
     });
     conflictReads.settled(calendar.propertyId);
+    flushIfLast();
     return entry;
   };
   // Settle every calendar before anything is reported or thrown: a store fault in one calendar must not
@@ -166,7 +189,10 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
         .run(host, () => fetchCalendar(calendar, host, fetchContext), options.ownerId)
         .then(async (fetched) => {
           await nextTurn();
-          return syncCalendar(calendar, fetched, requestedAt, options, clock);
+          return syncCalendar(calendar, fetched, requestedAt, options, clock, batch && {
+            batch,
+            queued: () => flushIfLast(),
+          });
         })
         .then(
           (entry) => settle(calendar, entry),
@@ -179,6 +205,7 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
     }),
   );
   clearTimeout(prestart);
+  options.signal?.removeEventListener("abort", flushOnAbort);
   const fault = settled.find((outcome) => outcome.status === "rejected");
   if (fault) throw fault.reason;
   const results = settled.map((outcome) => (outcome as PromiseFulfilledResult<SyncResultEntry>).value);
@@ -216,10 +243,24 @@ export async function syncOwner(options: SyncOwnerOptions): Promise<SyncResponse
 
 const NOTHING = { found: 0, created: 0, updated: 0, cancelled: 0 };
 
-/** Remembers a failure on the calendar and returns its streak; undefined when the database could not write it. */
-async function recordFailure(store: SyncStore, calendar: CalendarRecord, error: SyncError, failedAt: Date): Promise<number | undefined> {
-  const events = failureEvents(calendar, error, failedAt);
-  const streak = await ignoreWriteFault(store.recordCalendarFailure({ calendarId: calendar.id, error, failedAt, events }));
+/**
+ * Remembers a failure on the calendar (in `to`'s batch, or in a transaction of its own) and returns its streak;
+ * undefined when the database could not write it. `queued` is called once it waits in the batch.
+ */
+async function recordFailure(
+  to: SyncStore | FailureBatch,
+  calendar: CalendarRecord,
+  error: SyncError,
+  failedAt: Date,
+  queued: () => void,
+): Promise<number | undefined> {
+  const failure = { calendarId: calendar.id, error, failedAt, events: failureEvents(calendar, error, failedAt) };
+  let written: Promise<CalendarStreak>;
+  if ("add" in to) {
+    written = to.add(failure);
+    queued();
+  } else written = to.recordCalendarFailure(failure);
+  const streak = await ignoreWriteFault(written);
   return streak?.consecutiveFailures;
 }
 
@@ -231,6 +272,7 @@ async function syncCalendar(
   requestedAt: Date,
   options: SyncOwnerOptions,
   clock: () => Date,
+  batching?: { batch: UnchangedBatch; queued: () => void },
 ): Promise<SyncResultEntry> {
   const { store } = options;
   // The failure itself is recorded by the caller, which reports the calendar's streak.
@@ -240,6 +282,12 @@ async function syncCalendar(
   const unchanged = { found: calendar.lastFound, created: 0, updated: 0, cancelled: 0 };
   const keepState = async (etag: string | null, lastModified: string | null) => {
     if (options.dryRun) return;
+    if (batching) {
+      const feed = { etag, lastModified, contentHash: calendar.contentHash, lastFound: calendar.lastFound };
+      const written = batching.batch.add({ calendarId: calendar.id, feed, syncedAt: clock(), events: successEvents(calendar, [], [], [], clock()) });
+      batching.queued();
+      return written;
+    }
     await store.applyCalendarSync({
       calendarId: calendar.id,
       inserts: [],

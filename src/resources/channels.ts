@@ -43,7 +43,7 @@ export async function channelStates(store: Store, property: StoredProperty, inpu
   const token = property.feedToken;
   const [calendars, links, reservations, fetches] = await Promise.all([
     store.listCalendars({ propertyId: property.id }),
-    store.channelLinks(property.id, new Date(now.getTime() - CHANNEL_WINDOW_MS)),
+    store.channelLinks(property.id, new Date(now.getTime() - CHANNEL_WINDOW_MS), now),
     store.channelReservations(property.id),
     store.propertyOutboundFetches(property.id),
   ]);
@@ -74,6 +74,7 @@ export async function channelStates(store: Store, property: StoredProperty, inpu
         lastReadAt: link?.lastReadAt ?? null,
         userAgent: link?.userAgent ?? null,
         readTimes: link?.readTimes ?? [],
+        readCount: link?.reads ?? 0,
         lastServed: lastServed.get(source) ?? null,
       },
       context,

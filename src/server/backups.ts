@@ -1,5 +1,6 @@
 // `serve --backup-dir DIR --backup-every 24h --backup-keep 7` (CONTRACT §19): a checked copy of the SQLite
-// file now and then every period, the oldest beyond `keep` removed. The copy runs on a worker thread.
+// file at start (unless the newest in DIR is younger than the period) and then every period, the oldest
+// beyond `keep` removed. The copy runs in a child process (store/sqlite/backup.ts).
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { backupSqlite, type BackupReport } from "../store/sqlite/backup.js";
@@ -22,7 +23,7 @@ export interface BackupSchedule {
   stop(): Promise<void>;
 }
 
-/** Backs up `database` into `dir` now and every `everyMs`. */
+/** Backs up `database` into `dir` now (or when the newest backup there is `everyMs` old) and every `everyMs`. */
 export function startBackups(options: BackupScheduleOptions): BackupSchedule {
   mkdirSync(options.dir, { recursive: true });
   const prefix = `${basename(options.database).replace(/\.db$/, "")}-`;
@@ -39,12 +40,22 @@ export function startBackups(options: BackupScheduleOptions): BackupSchedule {
   const tick = () => {
     if (!stopped) running = running.then(once);
   };
-  tick();
-  const timer = setInterval(tick, options.everyMs);
-  timer.unref();
+  // A restart (a deploy, a crash loop) does not copy the whole file again while the newest backup is fresh:
+  // the first one comes when that backup is a period old, then every period.
+  const newest = backupsIn(options.dir, prefix).at(-1);
+  const newestAt = newest ? Date.parse(newest.slice(prefix.length, -3).replace(/T(\d\d)-(\d\d)-(\d\d)/, "T$1:$2:$3")) : NaN;
+  const firstIn = Number.isNaN(newestAt) ? 0 : Math.min(options.everyMs, Math.max(0, newestAt + options.everyMs - Date.now()));
+  let timer: NodeJS.Timeout;
+  const first = setTimeout(() => {
+    tick();
+    timer = setInterval(tick, options.everyMs);
+    timer.unref();
+  }, firstIn);
+  first.unref();
   return {
     async stop() {
       stopped = true;
+      clearTimeout(first);
       clearInterval(timer);
       await running;
     },
@@ -52,10 +63,14 @@ export function startBackups(options: BackupScheduleOptions): BackupSchedule {
 }
 
 // The stamp sorts as time does, so the names sort the backups oldest first.
-function prune(dir: string, prefix: string, keep: number): string[] {
-  const backups = readdirSync(dir)
+function backupsIn(dir: string, prefix: string): string[] {
+  return readdirSync(dir)
     .filter((name) => name.startsWith(prefix) && /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z\.db$/.test(name.slice(prefix.length)))
     .sort();
+}
+
+function prune(dir: string, prefix: string, keep: number): string[] {
+  const backups = backupsIn(dir, prefix);
   const removed = backups.slice(0, Math.max(0, backups.length - keep));
   for (const name of removed) rmSync(join(dir, name), { force: true });
   return removed;

@@ -38,8 +38,9 @@ export function claimEveryMs(everyMs: number): number {
 }
 
 /**
- * Syncs every owner that has calendars once each `everyMs`, the first time one period after it is first
- * seen. Each look claims the owners that are due and not being synced anywhere.
+ * Syncs every owner that has calendars once each `everyMs`, each at its own point of the period (a hash of
+ * its id, store/schedule-slots.ts), the first time between half a period and one and a half after it is first
+ * seen, and never twice within half a period. Each look claims the owners that are due and not being synced anywhere.
  */
 export function startScheduler(options: SchedulerOptions): Scheduler {
   assertInterval(options.everyMs);

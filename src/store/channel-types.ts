@@ -23,9 +23,17 @@ export interface ChannelLinkRow {
   userAgent: string | null;
   /** ISO time the current stale streak was reported, null outside one. */
   staleNotifiedAt: string | null;
-  /** Read times since the asked moment, oldest first. */
+  /** Reads between the asked moments. */
+  reads: number;
+  /** The latest read times between the asked moments (at most `READ_TIMES_FOR_INTERVAL`), oldest first. */
   readTimes: string[];
 }
+
+/**
+ * Read times enough for a link's usual interval (the median gap): a channel on schedule reads 12–84 times a
+ * week, and a client polling every few seconds would otherwise make every channels answer read thousands.
+ */
+export const READ_TIMES_FOR_INTERVAL = 100;
 
 /** An active reservation of a property as exposed nights name it: what took the night, and since when. */
 export interface ChannelReservation {
@@ -42,8 +50,8 @@ export interface ChannelReservation {
 
 /** The store's queries of channel links. */
 export interface ChannelQueries {
-  /** The link state of a property's sources that have a read recorded or a report made, with read times since `since`. */
-  channelLinks(propertyId: string, since: Date): Promise<ChannelLinkRow[]>;
+  /** The link state of a property's sources that have a read recorded or a report made, with their reads from `since` to `until`. */
+  channelLinks(propertyId: string, since: Date, until: Date): Promise<ChannelLinkRow[]>;
   /** The property's active reservations of every calendar, with their first-stored times. */
   channelReservations(propertyId: string): Promise<ChannelReservation[]>;
   /** Reports `notices` of a property once each (see `ChannelNotice`) through the outbox, at `at`; the number of events written. */

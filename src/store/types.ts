@@ -366,8 +366,9 @@ export interface Store extends SyncStore, ResourceQueries, ChannelQueries {
   syncLease(ownerId: string): Promise<SyncLease | undefined>;
   /**
    * Claims the owners whose scheduled sync is due (with calendars, no live lease) and marks each due
-   * again `everyMs` later, so that N instances sync each owner once per period. An owner seen for the
-   * first time is due `everyMs` from now.
+   * again at its next slot, so that N instances sync each owner once per period. Each owner has its own
+   * point of the period (schedule-slots.ts), so owners are spread over it; each is next due at its first
+   * slot after half a period from now, a new one too.
    */
   claimScheduledSyncs(input: { everyMs: number }): Promise<string[]>;
 

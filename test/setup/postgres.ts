@@ -2,11 +2,11 @@
 // devDependency started on a free loopback port in a temp directory (real PostgreSQL binaries from npm,
 // so a fresh clone needs nothing else). Tests create a database of their own on it (helpers/postgres.ts).
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { freePort } from "../helpers/free-port.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -64,15 +64,4 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     await server.stop();
     rmSync(parent, { recursive: true, force: true });
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }

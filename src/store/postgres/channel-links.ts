@@ -1,6 +1,6 @@
 // Channel links (CONTRACT §17) on PostgreSQL: each link's read state and read times, as every instance recorded them.
 import { toLink, type LinkRow } from "../channel-rows.js";
-import type { ChannelQueries, ChannelReservation } from "../channel-types.js";
+import { READ_TIMES_FOR_INTERVAL, type ChannelQueries, type ChannelReservation } from "../channel-types.js";
 import type { WebhookEvent } from "../../types.js";
 import { addToOutbox } from "./outbox.js";
 import type { PgDatabase } from "./pool.js";
@@ -17,14 +17,29 @@ const CLAIM_NIGHT = "INSERT INTO channel_exposures (property_id, source, night, 
 /** The channel link queries of one database. */
 export function channelLinkQueries(db: PgDatabase): ChannelQueries {
   return {
-    channelLinks: (propertyId, since) =>
+    channelLinks: (propertyId, since, until) =>
       db.transaction(async (sql) => {
         const links = await sql.query<LinkRow>("SELECT * FROM channel_links WHERE property_id = $1 ORDER BY source COLLATE \"C\"", [propertyId]);
-        const reads = await sql.query<{ source: string; read_at: string }>(
-          "SELECT source, read_at FROM channel_reads WHERE property_id = $1 AND read_at >= $2 ORDER BY read_at",
-          [propertyId, since.toISOString()],
+        const window = [propertyId, since.toISOString(), until.toISOString()];
+        // Per source, as SQLite: the count and the latest times, both from channel_reads' index.
+        const counts = await sql.query<{ source: string; n: string }>(
+          "SELECT source, count(*) AS n FROM channel_reads WHERE property_id = $1 AND read_at >= $2 AND read_at <= $3 GROUP BY source",
+          window,
         );
-        return links.map((row) => toLink(row, reads));
+        const latest = await sql.query<{ source: string; read_at: string }>(
+          `SELECT source, read_at FROM (
+             SELECT source, read_at, row_number() OVER (PARTITION BY source ORDER BY read_at DESC) AS k
+             FROM channel_reads WHERE property_id = $1 AND read_at >= $2 AND read_at <= $3) recent
+           WHERE k <= $4 ORDER BY read_at DESC`,
+          [...window, READ_TIMES_FOR_INTERVAL],
+        );
+        return links.map((row) =>
+          toLink(
+            row,
+            Number(counts.find((c) => c.source === row.source)?.n ?? 0),
+            latest.filter((r) => r.source === row.source).map((r) => r.read_at),
+          ),
+        );
       }),
     recordChannelNotices: ({ ownerId, propertyId, notices, at, forgetBefore }) =>
       db.transaction(async (sql) => {

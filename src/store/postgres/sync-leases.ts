@@ -17,15 +17,21 @@ const TAKE = `
   ON CONFLICT (owner_id) DO UPDATE SET run_id = excluded.run_id, holder = excluded.holder, expires_at = excluded.expires_at
   WHERE sync_leases.expires_at <= clock_timestamp() OR sync_leases.run_id = excluded.run_id`;
 const LIVE = "SELECT * FROM sync_leases WHERE owner_id = $1 AND expires_at > clock_timestamp()";
-// Owners with calendars get a schedule row, due one period after they are first seen; ordered, so that two
-// instances inserting at once take row locks in the same order and never deadlock.
+// The owner's first slot after half a period from now (nextScheduleSlot, the same arithmetic): its offset into
+// the period is the first 32 bits of md5(owner id) modulo the period, so owners first seen together come due apart.
+const NEXT_SLOT = (owner: string) => `(SELECT to_timestamp((t + (((('x' || substr(md5(${owner}), 1, 8))::bit(32)::bigint % $1) - t % $1) % $1 + $1) % $1) / 1000.0)
+  FROM (SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint + $1 / 2 + 1 AS t) AS n)`;
+// Owners with calendars get a schedule row, due at their next slot; ordered, so that two instances inserting at
+// once take row locks in the same order and never deadlock.
 const NOTICE = `
   INSERT INTO sync_schedule (owner_id, next_run_at)
-  SELECT DISTINCT p.owner_id, ${IN_MS("$1")} FROM properties p JOIN calendars c ON c.property_id = p.id WHERE c.source <> 'direct' ORDER BY 1
+  SELECT o.owner_id, ${NEXT_SLOT("o.owner_id")}
+  FROM (SELECT DISTINCT p.owner_id FROM properties p JOIN calendars c ON c.property_id = p.id WHERE c.source <> 'direct') AS o
+  ORDER BY 1
   ON CONFLICT (owner_id) DO NOTHING`;
 // SKIP LOCKED: an instance never waits for another's claim; a row it skips is that instance's this period.
 const CLAIM = `
-  UPDATE sync_schedule s SET next_run_at = ${IN_MS("$1")}
+  UPDATE sync_schedule s SET next_run_at = ${NEXT_SLOT("s.owner_id")}
   WHERE s.owner_id IN (
     SELECT d.owner_id FROM sync_schedule d
     WHERE d.next_run_at <= clock_timestamp()

@@ -14,9 +14,11 @@ import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./
 // The rows arrive in SQLite's shapes (pool.ts), so the engine's records are mapped as SQLite maps them.
 import { toCalendarRecord, toConflictInput, type BookingRow } from "../sqlite/sync-port.js";
 import type { Store } from "../types.js";
+import type { CalendarStreak, UnchangedSync } from "../../engine/store-port.js";
 
 export type SyncPortQueries = Pick<Store,
-  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordCalendarFailure" | "propertyActiveBookings">;
+  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordUnchangedSyncs" | "recordCalendarFailure"
+  | "recordCalendarFailures" | "propertyActiveBookings">;
 
 // Rows travel as parallel arrays through unnest(): one round trip for all of a calendar's inserts.
 const EVENT_COLUMNS = `t(id, uid, kind, start, end_, summary, details, raw, arrival, departure, event_zone, echo_of)`;
@@ -53,6 +55,14 @@ const FEED_STATE = `
 // commit and see the new zone. Taken first, so every writer locks the property before its calendar.
 const PROPERTY_ZONE = `
   SELECT p.time_zone, p.owner_id FROM calendars c JOIN properties p ON p.id = c.property_id WHERE c.id = $1 FOR KEY SHARE OF p`;
+// Many unchanged calendars in one statement (so one transaction): FEED_STATE for each row of the arrays.
+const FEED_STATES = `
+  UPDATE calendars c SET etag = t.etag, last_modified = t.last_modified, content_hash = t.content_hash, last_found = t.last_found,
+    last_status = 'success', last_error_code = NULL, last_error_message = NULL, last_synced_at = t.synced_at,
+    consecutive_failures = 0, failing_since = NULL
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::timestamptz[])
+    AS t(id, etag, last_modified, content_hash, last_found, synced_at)
+  WHERE c.id = t.id`;
 const FIRST_SYNC = `
   SELECT (last_status IS NULL OR last_status <> 'success') AND NOT EXISTS (SELECT 1 FROM reservations WHERE calendar_id = $1) AS first
   FROM calendars WHERE id = $1`;
@@ -62,6 +72,13 @@ const FAILURE = `
     consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, $3)
   WHERE id = $4 RETURNING consecutive_failures, failing_since,
     (SELECT owner_id FROM properties WHERE id = calendars.property_id) AS owner_id`;
+// Many failed attempts in one statement (so one transaction): FAILURE for each row of the arrays.
+const FAILURES = `
+  UPDATE calendars c SET last_status = 'failed', last_error_code = t.code, last_error_message = t.message,
+    last_synced_at = t.failed_at, consecutive_failures = c.consecutive_failures + 1, failing_since = COALESCE(c.failing_since, t.failed_at)
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS t(id, code, message, failed_at)
+  WHERE c.id = t.id RETURNING c.id, c.consecutive_failures, c.failing_since,
+    (SELECT owner_id FROM properties WHERE id = c.property_id) AS owner_id`;
 
 /** The statements the sync engine runs on one database (the history is in sync-runs.ts). */
 export function syncPortQueries(db: PgDatabase): SyncPortQueries {
@@ -83,7 +100,9 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
       return rows.map(toStoredReservation);
     },
     applyCalendarSync: (write: CalendarWrite) => writing(() => applyCalendarSync(write)),
+    recordUnchangedSyncs: (unchanged: readonly UnchangedSync[]) => writing(() => recordUnchangedSyncs(unchanged)),
     recordCalendarFailure: (failure: CalendarFailure) => writing(() => recordCalendarFailure(failure)),
+    recordCalendarFailures: (failures: readonly CalendarFailure[]) => writing(() => recordCalendarFailures(failures)),
     async propertyActiveBookings(propertyId) {
       const rows = await db.query<BookingRow>(
         `SELECT r.id, c.property_id, p.name AS property_name, p.time_zone AS property_time_zone, r.calendar_id, c.source,
@@ -137,6 +156,29 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
     });
   }
 
+  async function recordUnchangedSyncs(unchanged: readonly UnchangedSync[]): Promise<void> {
+    // A calendar with an event to announce (calendar.recovered, rare) needs the outbox in the same transaction.
+    const plain = unchanged.filter(({ events = [] }) => events.length === 0);
+    const columns: unknown[][] = [[], [], [], [], [], []];
+    for (const { calendarId, feed, syncedAt } of plain) {
+      [calendarId, feed.etag, feed.lastModified, feed.contentHash, feed.lastFound, syncedAt.toISOString()]
+        .forEach((value, i) => columns[i]!.push(value));
+    }
+    const announcing = unchanged.filter(({ events = [] }) => events.length > 0);
+    if (plain.length > 0 && announcing.length === 0) {
+      await db.run(FEED_STATES, columns);
+      return;
+    }
+    await db.transaction(async (sql) => {
+      if (plain.length > 0) await sql.run(FEED_STATES, columns);
+      for (const { calendarId, feed, syncedAt, events = [] } of announcing) {
+        const state = [calendarId, feed.etag, feed.lastModified, feed.contentHash, feed.lastFound, syncedAt.toISOString()];
+        const [property] = await sql.query<{ owner_id: string }>(PROPERTY_ZONE, [calendarId]);
+        if (property && (await sql.run(FEED_STATE, state)) > 0) await addToOutbox(sql, property.owner_id, events, { bookingChanges: false });
+      }
+    });
+  }
+
   async function recordCalendarFailure({ calendarId, error, failedAt, events = [] }: CalendarFailure) {
     type Row = { consecutive_failures: number; failing_since: string | null; owner_id: string };
     const params = [error.code, error.message, failedAt.toISOString(), calendarId];
@@ -149,6 +191,37 @@ export function syncPortQueries(db: PgDatabase): SyncPortQueries {
         });
     return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
   }
+
+  async function recordCalendarFailures(failures: readonly CalendarFailure[]): Promise<CalendarStreak[]> {
+    if (failures.length === 0) return [];
+    type Row = { id: string; consecutive_failures: number; failing_since: string | null; owner_id: string };
+    // Events (calendar.failed, rare) commit with the failures they announce: then a transaction, else one statement.
+    const rows = failures.every(({ events = [] }) => events.length === 0)
+      ? await db.query<Row>(FAILURES, failureArrays(failures))
+      : await db.transaction(async (sql) => {
+          const written = await sql.query<Row>(FAILURES, failureArrays(failures));
+          const ownerOf = new Map(written.map((row) => [row.id, row.owner_id]));
+          for (const { calendarId, events = [] } of failures) {
+            const ownerId = ownerOf.get(calendarId);
+            if (ownerId && events.length > 0) await addToOutbox(sql, ownerId, events);
+          }
+          return written;
+        });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return failures.map(({ calendarId }) => {
+      const row = byId.get(calendarId);
+      return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
+    });
+  }
+}
+
+/** Column arrays of FAILURES. */
+function failureArrays(failures: readonly CalendarFailure[]): string[][] {
+  const columns: string[][] = [[], [], [], []];
+  for (const { calendarId, error, failedAt } of failures) {
+    [calendarId, error.code, error.message, failedAt.toISOString()].forEach((value, i) => columns[i]!.push(value));
+  }
+  return columns;
 }
 
 /** Events as the twelve column arrays of EVENT_ARRAYS. */

@@ -1,6 +1,6 @@
 // Channel links (CONTRACT §17) on SQLite: each link's read state and read times, and the reservations exposed nights name.
 import type Database from "better-sqlite3";
-import type { ChannelQueries, ChannelReservation } from "../channel-types.js";
+import { READ_TIMES_FOR_INTERVAL, type ChannelQueries, type ChannelReservation } from "../channel-types.js";
 import { toLink, type LinkRow } from "../channel-rows.js";
 import type { WebhookEvent } from "../../types.js";
 import { outboxWriter } from "./outbox.js";
@@ -8,9 +8,13 @@ import { outboxWriter } from "./outbox.js";
 /** Prepares the channel link queries of one database. */
 export function channelLinkQueries(db: Database.Database): ChannelQueries {
   const links = db.prepare<[string], LinkRow>("SELECT * FROM channel_links WHERE property_id = ? ORDER BY source");
-  const reads = db.prepare<[string, string], { source: string; read_at: string }>(
-    "SELECT source, read_at FROM channel_reads WHERE property_id = ? AND read_at >= ? ORDER BY read_at",
-  );
+  // Both served by channel_reads_link (property_id, source, read_at): a count, and the latest times walked backwards.
+  const readCount = db.prepare<[string, string, string, string], number>(
+    "SELECT count(*) FROM channel_reads WHERE property_id = ? AND source = ? AND read_at >= ? AND read_at <= ?",
+  ).pluck();
+  const latestReads = db.prepare<[string, string, string, string, number], string>(
+    "SELECT read_at FROM channel_reads WHERE property_id = ? AND source = ? AND read_at >= ? AND read_at <= ? ORDER BY read_at DESC LIMIT ?",
+  ).pluck();
   const reservations = db.prepare<[string], ChannelReservation>(
     `SELECT r.id, c.source, r.arrival, r.departure, r.kind, r.status, r.echo_of AS echoOf, r.created_at AS createdAt
      FROM reservations r JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ? AND r.status = 'active'`,
@@ -44,12 +48,13 @@ export function channelLinkQueries(db: Database.Database): ChannelQueries {
     outbox.add(ownerId, events);
     return events.length;
   });
-  const snapshot = db.transaction((propertyId: string, since: string) => ({ links: links.all(propertyId), reads: reads.all(propertyId, since) }));
+  const snapshot = db.transaction((propertyId: string, since: string, until: string) =>
+    links.all(propertyId).map((row) =>
+      toLink(row, readCount.get(propertyId, row.source, since, until)!, latestReads.all(propertyId, row.source, since, until, READ_TIMES_FOR_INTERVAL)),
+    ),
+  );
   return {
-    async channelLinks(propertyId, since) {
-      const { links: rows, reads: times } = snapshot(propertyId, since.toISOString());
-      return rows.map((row) => toLink(row, times));
-    },
+    channelLinks: async (propertyId, since, until) => snapshot(propertyId, since.toISOString(), until.toISOString()),
     channelReservations: async (propertyId) => reservations.all(propertyId),
     recordChannelNotices: async (input) => report.immediate(input),
   };

@@ -1,6 +1,7 @@
 // Who is syncing which owner, until when, and when each owner is next due (CONTRACT §10), across
 // every process on the file. Each step is one IMMEDIATE transaction: the write lock is the arbiter.
 import type Database from "better-sqlite3";
+import { nextScheduleSlot } from "../schedule-slots.js";
 import type { LeaseAttempt, Store, SyncLease } from "../types.js";
 
 export type SyncLeaseQueries = Pick<Store,
@@ -20,12 +21,12 @@ export function syncLeaseQueries(db: Database.Database): SyncLeaseQueries {
   );
   const renew = db.prepare<[string, string, string]>("UPDATE sync_leases SET expires_at = ? WHERE owner_id = ? AND run_id = ?");
   const release = db.prepare<[string, string]>("DELETE FROM sync_leases WHERE owner_id = ? AND run_id = ?");
-  // A WHERE clause lets SQLite read ON CONFLICT as the upsert's, not as part of the SELECT's join.
-  const notice = db.prepare<[string]>(
-    `INSERT INTO sync_schedule (owner_id, next_run_at)
-     SELECT DISTINCT p.owner_id, ? FROM properties p JOIN calendars c ON c.property_id = p.id WHERE c.source <> 'direct'
-     ON CONFLICT (owner_id) DO NOTHING`,
+  // Owners with calendars and no schedule yet; each gets its own slot in the period (schedule-slots.ts).
+  const unscheduled = db.prepare<[], { owner_id: string }>(
+    `SELECT DISTINCT p.owner_id FROM properties p JOIN calendars c ON c.property_id = p.id
+     WHERE c.source <> 'direct' AND NOT EXISTS (SELECT 1 FROM sync_schedule s WHERE s.owner_id = p.owner_id)`,
   );
+  const schedule = db.prepare<[string, string]>("INSERT INTO sync_schedule (owner_id, next_run_at) VALUES (?, ?) ON CONFLICT (owner_id) DO NOTHING");
   const due = db.prepare<[string, string], { owner_id: string }>(
     `SELECT s.owner_id FROM sync_schedule s
      WHERE s.next_run_at <= ? AND ${HAS_CALENDARS}
@@ -43,10 +44,10 @@ export function syncLeaseQueries(db: Database.Database): SyncLeaseQueries {
   });
   const claim = db.transaction((everyMs: number): string[] => {
     const now = new Date();
-    const next = new Date(now.getTime() + everyMs).toISOString();
-    notice.run(next);
+    const next = (ownerId: string) => nextScheduleSlot(ownerId, now.getTime(), everyMs).toISOString();
+    for (const { owner_id } of unscheduled.all()) schedule.run(owner_id, next(owner_id));
     const owners = due.all(now.toISOString(), now.toISOString()).map((row) => row.owner_id);
-    for (const ownerId of owners) reschedule.run(next, ownerId);
+    for (const ownerId of owners) reschedule.run(next(ownerId), ownerId);
     return owners;
   });
 

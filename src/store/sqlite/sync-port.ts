@@ -22,9 +22,11 @@ import { slicedTransaction } from "./sliced-transaction.js";
 import { writing } from "../write-faults.js";
 import { toStoredReservation, type CalendarRow, type ReservationDbRow } from "./rows.js";
 import type { Store } from "../types.js";
+import type { UnchangedSync } from "../../engine/store-port.js";
 
 export type SyncPortQueries = Pick<Store,
-  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordCalendarFailure" | "propertyActiveBookings">;
+  "ownerCalendars" | "calendarReservations" | "applyCalendarSync" | "recordUnchangedSyncs" | "recordCalendarFailure"
+  | "recordCalendarFailures" | "propertyActiveBookings">;
 
 /** Prepares the statements the sync engine runs on one database (the history is in sync-runs.ts). */
 export function syncPortQueries(db: Database.Database, lock: ConnectionLock): SyncPortQueries {
@@ -189,12 +191,23 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
     finish(context, write);
   });
 
-  const recordFailure = db.transaction(({ calendarId, error, failedAt, events = [] }: CalendarFailure) => {
+  // Many unchanged calendars, one transaction: what `apply` writes for a write without rows, row by row.
+  const recordUnchanged = db.transaction((unchanged: readonly UnchangedSync[]) => {
+    for (const { calendarId, feed, syncedAt, events = [] } of unchanged) {
+      const calendar = feedState.get(feed.etag, feed.lastModified, feed.contentHash, feed.lastFound, syncedAt.toISOString(), calendarId);
+      if (calendar) outbox.add(calendar.owner_id, events, { bookingChanges: false });
+    }
+  });
+
+  const failOne = ({ calendarId, error, failedAt, events = [] }: CalendarFailure) => {
     const at = failedAt.toISOString();
     const row = failure.get(error.code, error.message, at, at, calendarId);
     if (row) outbox.addForCalendar(calendarId, events);
     return { consecutiveFailures: row?.consecutive_failures ?? 0, failingSince: row?.failing_since ?? null };
-  });
+  };
+  const recordFailure = db.transaction(failOne);
+  // Many failed attempts, one transaction: each as `recordFailure` writes it.
+  const recordFailures = db.transaction((failures: readonly CalendarFailure[]) => failures.map(failOne));
 
   return {
     async ownerCalendars(ownerId) {
@@ -218,8 +231,14 @@ export function syncPortQueries(db: Database.Database, lock: ConnectionLock): Sy
         }),
       ));
     },
+    async recordUnchangedSyncs(unchanged) {
+      if (unchanged.length > 0) await writing(() => recordUnchanged(unchanged));
+    },
     async recordCalendarFailure(failed) {
       return writing(() => recordFailure(failed));
+    },
+    async recordCalendarFailures(failed) {
+      return failed.length === 0 ? [] : writing(() => recordFailures(failed));
     },
     async propertyActiveBookings(propertyId) {
       return readBookings(propertyId);
