@@ -176,9 +176,10 @@ export async function serve(db, { nodeArgs = [], args = [], logFd = "ignore" } =
         return 0;
       }
     },
-    async stop() {
+    /** SIGTERM, then SIGKILL after `killAfterMs` (a process under --cpu-prof writes its profile only on a clean exit). */
+    async stop(killAfterMs = 10_000) {
       child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
       await exited;
       clearTimeout(timer);
     },

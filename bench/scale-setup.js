@@ -15,6 +15,8 @@ import { EVENTS_PER_FEED, WARM_UP_FEEDS } from "./feeds.js";
 import { apiKey, serve, startPostgres } from "./instances.js";
 import { PHASES, phasesOfProfiles } from "./scale-phases.js";
 
+const STOP_GRACE_MS = 300_000;
+
 /** Seeds, runs both rounds, measures; returns the figures and checks of this set-up. */
 export async function runScaleSetup({ n, origins, set, store: kind, instances, perOwner, profileDir, profileIntervalUs = 5000, ownersInFlight = 2 }) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "calsync-bench-scale-"));
@@ -98,7 +100,9 @@ async function runRound({ location, keys, warmKeys, instances, n, roundDir, prof
       failed: sum.failed + t.failed,
     }), { created: 0, changedCalendars: 0, failed: 0 });
     Object.assign(counts, { refusedOwners: refused.length, refusals: [...new Set(refused.map((a) => `${a.status} ${a.error}`))] });
-    await Promise.all(servers.splice(0).map((server) => server.stop()));
+    // Long enough for serve to end its channel check under way (minutes at 100,000 calendars) and write
+    // its profiles: at 10 s, the 100,000 run of 2026-11-28 was killed first and left none.
+    await Promise.all(servers.splice(0).map((server) => server.stop(STOP_GRACE_MS)));
     const cpuMsPerCalendar = round(cpuMs.reduce((a, b) => a + b, 0) / n, 3);
     return { ms: round(ms, 1), cpuMs: cpuMs.map((v) => round(v, 0)), cpuMsPerCalendar, peakRssMiB, counts, phases: phaseSplit(roundDir, instances, cpuMsPerCalendar) };
   } finally {
