@@ -1,4 +1,5 @@
 // Calendars: one feed URL of a property, with what its last sync left behind.
+import { calendarFilter } from "../calendar-filter.js";
 import { FORGET_LINK } from "../channel-rows.js";
 import { newId } from "../../ids.js";
 import type { PgDatabase } from "./pool.js";
@@ -30,14 +31,11 @@ export function calendarQueries(db: PgDatabase): CalendarQueries {
       return toCalendar((await one(id))!);
     },
     async listCalendars(filter = {}) {
-      const { ownerId = null, propertyId = null, includeDirect = false } = filter;
-      // The direct calendar (CONTRACT §14) is listed only when asked for: it has no feed to show or check.
-      const rows = await db.query<CalendarRow>(
-        `${CALENDAR_SELECT} WHERE ($1::text IS NULL OR p.owner_id = $1) AND ($2::text IS NULL OR c.property_id = $2)
-           AND ($3::boolean OR c.source <> 'direct')
-         ORDER BY ${CALENDAR_ORDER}`,
-        [ownerId, propertyId, includeDirect],
-      );
+      const { ownerId, propertyId, includeDirect = false } = filter;
+      // Only the filters given, as on SQLite: a filter written `$2 IS NULL OR …` is planned once for every value.
+      const where = calendarFilter({ owner: ownerId != null, property: propertyId != null, direct: includeDirect }, (n) => `$${n}`);
+      const params = [ownerId, propertyId].filter((value): value is string => value != null);
+      const rows = await db.query<CalendarRow>(`${CALENDAR_SELECT} WHERE ${where} ORDER BY ${CALENDAR_ORDER}`, params);
       return rows.map(toCalendar);
     },
     async getCalendar(id) {

@@ -1,5 +1,6 @@
 // Calendars: one feed URL of a property, with what its last sync left behind.
 import type Database from "better-sqlite3";
+import { calendarFilter } from "../calendar-filter.js";
 import { FORGET_LINK } from "../channel-rows.js";
 import { newId } from "../../ids.js";
 import { PROPERTY_ORDER, TOUCH_PROPERTY_FEED } from "./properties.js";
@@ -22,11 +23,18 @@ export function calendarQueries(db: Database.Database): CalendarQueries {
     "INSERT INTO calendars (id, property_id, url, source, created_at) VALUES (?, ?, ?, ?, ?)",
   );
   const one = db.prepare<[string], CalendarRow>(`${CALENDAR_SELECT} WHERE c.id = ?`);
-  // The direct calendar (CONTRACT §14) is listed only when asked for: it has no feed to show or check.
-  const all = db.prepare<[string | null, string | null, string | null, string | null, number], CalendarRow>(
-    `${CALENDAR_SELECT} WHERE (? IS NULL OR p.owner_id = ?) AND (? IS NULL OR c.property_id = ?) AND (? OR c.source <> 'direct')
-     ORDER BY ${CALENDAR_ORDER}`,
-  );
+  // One statement per set of filters: `(? IS NULL OR c.property_id = ?)` kept SQLite from the property's index,
+  // so listing one property's calendars read every calendar (the channel check, per property, went quadratic).
+  const lists = new Map<string, Database.Statement<unknown[], CalendarRow>>();
+  const listFor = (owner: boolean, property: boolean, direct: boolean) => {
+    const key = `${owner}${property}${direct}`;
+    let statement = lists.get(key);
+    if (!statement) {
+      statement = db.prepare<unknown[], CalendarRow>(`${CALENDAR_SELECT} WHERE ${calendarFilter({ owner, property, direct }, () => "?")} ORDER BY ${CALENDAR_ORDER}`);
+      lists.set(key, statement);
+    }
+    return statement;
+  };
   // Reservations go with it (ON DELETE CASCADE); the sync history keeps its rows, unlinked.
   const remove = db.prepare<[string]>("DELETE FROM calendars WHERE id = ?");
   // Its nights leave the property's outbound feed, whose Last-Modified must not go back in time.
@@ -46,8 +54,9 @@ export function calendarQueries(db: Database.Database): CalendarQueries {
       return toCalendar(one.get(id)!);
     },
     async listCalendars(filter = {}) {
-      const { ownerId = null, propertyId = null, includeDirect = false } = filter;
-      return all.all(ownerId, ownerId, propertyId, propertyId, includeDirect ? 1 : 0).map(toCalendar);
+      const { ownerId, propertyId, includeDirect = false } = filter;
+      const params = [ownerId, propertyId].filter((value): value is string => value != null);
+      return listFor(ownerId != null, propertyId != null, includeDirect).all(...params).map(toCalendar);
     },
     async getCalendar(id) {
       const row = one.get(id);
