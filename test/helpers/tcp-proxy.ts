@@ -7,6 +7,8 @@ export interface TcpProxy {
   port: number;
   down(): Promise<void>;
   up(): Promise<void>;
+  /** Takes no new connection but keeps those open: a database whose sessions go on while it admits no more. */
+  refuseNew(): void;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     port,
     down,
     up: () => listen(port),
+    refuseNew: () => void server.close(),
     close: down,
   };
 }

@@ -3,6 +3,7 @@
 // never the password. The only file of the store that knows node-postgres.
 import pg from "pg";
 import { StoreUnavailableError } from "../errors.js";
+import { createCheckoutGate } from "./checkout-gate.js";
 
 /** Statements of one connection or of the pool. */
 export interface Sql {
@@ -47,7 +48,10 @@ export interface PgDatabase extends Sql {
 
 /** Connections per instance: enough for the engine's 8 concurrent feeds to write while requests read. */
 const POOL_SIZE = 10;
-/** How long a query waits for a connection before the database counts as unreachable. */
+/**
+ * How long opening a connection may take before the database counts as unreachable; also how long a query
+ * waits for a busy pool with no connection coming free before the database is asked whether it answers.
+ */
 const CONNECT_TIMEOUT_MS = 5_000;
 
 const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ);
@@ -108,6 +112,34 @@ export function createPool(location: string): PgDatabase {
   const fail = (error: unknown): never => {
     throw toStoreError(error, address, password);
   };
+  // Every checkout passes the gate, so node-postgres' own queue (timed with the connect limit) stays empty:
+  // a query waits there only for a connection being opened, and in the gate for a busy one.
+  const gate = createCheckoutGate({
+    size: POOL_SIZE,
+    stallMs: CONNECT_TIMEOUT_MS,
+    stalled: () => answers(location).catch((error: unknown) => {
+      const mapped = toStoreError(error, address, password);
+      throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError(`cannot reach PostgreSQL at ${address}: timed out`);
+    }),
+  });
+  const gated = async <T>(work: () => Promise<T>): Promise<T> => {
+    await gate.enter();
+    try {
+      return await work();
+    } finally {
+      gate.leave();
+    }
+  };
+  /** A client of the pool, for work that releases it itself and then calls `gate.leave()`. */
+  const checkout = async (): Promise<pg.PoolClient> => {
+    await gate.enter();
+    try {
+      return await pool.connect();
+    } catch (error) {
+      gate.leave();
+      return fail(error);
+    }
+  };
   const names = new Map<string, string>();
   const named = (text: string, values: unknown[]) => {
     let name = names.get(text);
@@ -116,8 +148,11 @@ export function createPool(location: string): PgDatabase {
   };
   // Statements with parameters are prepared once per connection; without, they go as simple queries
   // (which also lets a script hold several statements).
-  const send = (target: pg.Pool | pg.PoolClient, text: string, params: unknown[]) =>
-    (params.length > 0 ? target.query(named(text, params.map(withoutNul))) : target.query(text)).catch(fail);
+  const send = (target: pg.Pool | pg.PoolClient, text: string, params: unknown[]) => {
+    const query = () => (params.length > 0 ? target.query(named(text, params.map(withoutNul))) : target.query(text));
+    // A statement on the pool takes a connection of its own; one on a held client has it already.
+    return (target instanceof pg.Pool ? gated(query) : query()).catch(fail);
+  };
   const sqlOf = (target: pg.Pool | pg.PoolClient): Sql => ({
     query: async <R>(text: string, params: unknown[] = []) => (await send(target, text, params)).rows as R[],
     run: async (text, params = []) => (await send(target, text, params)).rowCount ?? 0,
@@ -132,7 +167,7 @@ export function createPool(location: string): PgDatabase {
     location: maskDatabaseUrl(location),
     client: {
       query: async (config) => {
-        const { rows, rowCount } = await pool.query(config).catch(fail);
+        const { rows, rowCount } = await gated(() => pool.query(config)).catch(fail);
         return { rows, rowCount };
       },
     },
@@ -140,7 +175,7 @@ export function createPool(location: string): PgDatabase {
       return ended;
     },
     async transaction(work, mode = "") {
-      const client = await pool.connect().catch(fail);
+      const client = await checkout();
       // A connection dropped between two statements must not crash the process either.
       const ignore = () => {};
       client.on("error", ignore);
@@ -158,10 +193,11 @@ export function createPool(location: string): PgDatabase {
         client.off("error", ignore);
         // A connection in an unknown state is closed rather than handed to the next query.
         client.release(broken);
+        gate.leave();
       }
     },
     async reserve() {
-      const client = await pool.connect().catch(fail);
+      const client = await checkout();
       const ignore = () => {};
       client.on("error", ignore);
       return {
@@ -169,15 +205,34 @@ export function createPool(location: string): PgDatabase {
         release() {
           client.off("error", ignore);
           client.release(true);
+          gate.leave();
         },
       };
     },
     async end() {
       if (ended) return;
       ended = true;
+      gate.open();
       await pool.end();
     },
   };
+}
+
+/** Resolves when a connection of its own opens and answers within the connect limit (the pool's are all busy). */
+async function answers(location: string): Promise<void> {
+  const client = new pg.Client({
+    connectionString: location,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: CONNECT_TIMEOUT_MS,
+    application_name: "calsync",
+  });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /**
