@@ -13,7 +13,11 @@ import type { ParseStarted, ParseTask } from "./parse-worker.js";
 
 /** Options of `createParsePool`. */
 export interface ParsePoolOptions {
-  /** Worker threads. @default os.availableParallelism() */
+  /**
+   * Worker threads. @default the machine's cores but one (at least one): the event loop fetches and writes on the
+   * one left. On 2 cores, one worker against two synced as fast (the feeds' latency bounds a sync), with 8 % less
+   * CPU and 19 MiB less at peak (issue 40's probe: 4,000 calendars, 20 owners at 100 ms).
+   */
   threads?: number;
   /**
    * Longest one feed may take to parse, in milliseconds, counted from when a worker takes it. Past
@@ -50,7 +54,7 @@ const START_TIMEOUT_MS = 30_000;
 
 /** Creates a pool of parse workers; they start with the first feed and stay until `close()`. */
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
-  const threads = options.threads ?? os.availableParallelism();
+  const threads = options.threads ?? Math.max(1, os.availableParallelism() - 1);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`parse threads must be a whole number ≥ 1, got ${threads}`);
   if (!(timeoutMs > 0)) throw new RangeError(`the parse timeout must be a positive number of milliseconds, got ${timeoutMs}`);

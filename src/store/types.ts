@@ -299,6 +299,11 @@ export interface Store extends SyncStore, ResourceQueries, ChannelQueries {
    */
   updateProperty(id: string, changes: PropertyChanges): Promise<{ property: Property; nightsChanged: number } | undefined>;
   listProperties(ownerId?: string): Promise<Property[]>;
+  /**
+   * At most `limit` properties of every owner in id order, after `afterId` (null: from the first): a pass over
+   * every property (the channel check, the metrics) reads a page at a time instead of holding them all.
+   */
+  propertiesAfter(afterId: string | null, limit: number): Promise<Property[]>;
   getProperty(id: string): Promise<Property | undefined>;
   /** Removes a property with its calendars and reservations; false when unknown. */
   removeProperty(id: string): Promise<boolean>;
