@@ -431,7 +431,10 @@ export interface Store extends SyncStore, ResourceQueries, ChannelQueries {
   finishMail(attempt: MailAttempt): Promise<void>;
   /** Gives back a mail whose attempt this worker cut short: it does not count and stays due. */
   releaseMail(attempt: InterruptedMailAttempt): Promise<void>;
-  /** Gives up pending mails expired at `now`, and removes sent or failed mails created before `before`; resolves to how many were removed. */
+  /**
+   * Gives up pending mails expired at `now`, and removes sent or failed mails created before `before` (resolves to
+   * how many) and cleaners' unsubscribe tokens older than UNSUBSCRIBE_KEPT_MS at `now`.
+   */
   pruneMails(before: Date, now?: Date): Promise<number>;
   /** Mails newest first, of one owner or of all (without payloads). */
   listMails(ownerId?: string): Promise<MailRecord[]>;
