@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openStore } from "../src/store/index.js";
 import { everyProperty, PROPERTY_PAGE } from "../src/store/every-property.js";
 import type { Store } from "../src/store/types.js";
-import { CHECK_SHARE, checkChannels, nextCheckAfter } from "../src/server/channel-watch.js";
+import { CHECK_SHARE, checkChannels, LONG_CHECK_MS, nextCheckAfter } from "../src/server/channel-watch.js";
 import { sqliteKind, storeKinds } from "./helpers/stores.js";
 
 describe.each(storeKinds())("$name store", (kind) => {
@@ -58,7 +58,9 @@ describe("the channel check over more properties than a page", () => {
 describe("the time between checks", () => {
   it("is the set interval after a short check, and keeps a long one to its share of the time", () => {
     expect(nextCheckAfter(60_000, 20)).toBe(60_000);
+    expect(nextCheckAfter(1000, LONG_CHECK_MS - 1)).toBe(1000);
     const long = nextCheckAfter(60_000, 10_000);
     expect(10_000 / (10_000 + long)).toBeCloseTo(CHECK_SHARE, 10);
+    expect(nextCheckAfter(1000, LONG_CHECK_MS)).toBe(LONG_CHECK_MS * (1 / CHECK_SHARE - 1));
   });
 });
