@@ -3,7 +3,7 @@
 // peak RSS is its own), prints a table with PASS/MISS per target and writes bench/results/latest.json.
 //
 //   node bench/run.js [--full] [--json] [--latency MS] [--hosts K] [--sizes 100,1000] [--cpu-prof] [--only cli,stall,…]
-//   node bench/run.js --scale [--scale-sizes 10000,30000,100000]   (issue 40's series, alone; about an hour)
+//   node bench/run.js --scale [--scale-sizes 10000,30000,100000] [--scale-setups sqlite1,postgres2]   (issue 40's series, alone; about an hour)
 import { fork } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -33,6 +33,7 @@ const { values: flags } = parseArgs({
     only: { type: "string" },
     scale: { type: "boolean", default: false },
     "scale-sizes": { type: "string", default: "10000,30000,100000" },
+    "scale-setups": { type: "string", default: "sqlite1,postgres2" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -47,7 +48,8 @@ if (flags.help) {
       `  --only       run only these parts, comma-separated: ${PARTS.join(",")}\n` +
       "  --scale      instead, the scale series: 10,000 to 100,000 calendars on 64 hosts at 100 ms, SQLite with one\n" +
       "               calsync serve and PostgreSQL with two, against the fetch floor (about an hour; not in CI)\n" +
-      "  --scale-sizes N,N,…  the series' sizes (default 10000,30000,100000; e.g. 1000,3000 for a smoke run)\n",
+      "  --scale-sizes N,N,…  the series' sizes (default 10000,30000,100000; e.g. 1000,3000 for a smoke run)\n" +
+      "  --scale-setups …     which set-ups: sqlite1 (SQLite, one serve), postgres2 (PostgreSQL, two); default both\n",
   );
   process.exit(0);
 }
@@ -70,7 +72,9 @@ const childArgv = (label) => (flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir
 if (flags.scale) {
   const scaleSizes = flags["scale-sizes"].split(",").map((n) => positiveInt(n, "--scale-sizes", 200));
   const { runScaleSeries } = await import("./scale-series.js");
-  const { results, table } = await runScaleSeries({ sizes: scaleSizes, latencyMs: SCALE_LATENCY_MS, hosts: SCALE_HOSTS, runChild, startHost, progress, resultsDir: RESULTS_DIR });
+  const scaleSetups = flags["scale-setups"].split(",");
+  for (const id of scaleSetups) if (!["sqlite1", "postgres2"].includes(id)) usage(`--scale-setups: unknown set-up "${id}" (sqlite1, postgres2)`);
+  const { results, table } = await runScaleSeries({ sizes: scaleSizes, setups: scaleSetups, latencyMs: SCALE_LATENCY_MS, hosts: SCALE_HOSTS, runChild, startHost, progress, resultsDir: RESULTS_DIR });
   process.stdout.write(flags.json ? `${JSON.stringify(results, null, 2)}\n` : `${table}\n`);
   progress("wrote bench/results/scale.json");
   process.exit(results.failedChecks.length > 0 ? 1 : 0);

@@ -17,17 +17,18 @@ const PER_OWNER = 200;
 const SETUPS = { sqlite1: { store: "sqlite", instances: 1 }, postgres2: { store: "postgres", instances: 2 } };
 
 /** Runs the series; `runChild`/`startHost`/`progress` are run.js's. Returns the results document. */
-export async function runScaleSeries({ sizes, latencyMs, hosts, runChild, startHost, progress, resultsDir }) {
+export async function runScaleSeries({ sizes, setups = Object.keys(SETUPS), latencyMs, hosts, runChild, startHost, progress, resultsDir }) {
   const sorted = [...sizes].sort((a, b) => a - b);
   const [least, most] = [sorted[0], sorted[sorted.length - 1]];
-  const steps = [[least, "sqlite1"], [least, "postgres2"]];
+  let steps = [[least, "sqlite1"], [least, "postgres2"]];
   if (most !== least) steps.push([most, "postgres2"]);
   for (const n of sorted.slice(1, -1)) steps.push([n, "sqlite1"], [n, "postgres2"]);
   if (most !== least) steps.push([most, "sqlite1"]);
+  steps = steps.filter(([, id]) => setups.includes(id));
 
   const profileDir = fileURLToPath(new URL("profiles/scale/", resultsDir));
   mkdirSync(profileDir, { recursive: true });
-  const doc = { startedAt: new Date().toISOString(), options: { sizes: sorted, latencyMs, hosts, limits: LIMITS, perOwner: PER_OWNER, node: process.version, cpus: os.cpus().length }, load: [], floors: {}, setups: [] };
+  const doc = { startedAt: new Date().toISOString(), options: { sizes: sorted, setups, latencyMs, hosts, limits: LIMITS, perOwner: PER_OWNER, node: process.version, cpus: os.cpus().length }, load: [], floors: {}, setups: [] };
   const write = () => writeFileSync(new URL("scale.json", resultsDir), `${JSON.stringify(scaleResults(doc), null, 2)}\n`);
   const host = await startHost({ hosts, latencyMs });
   try {

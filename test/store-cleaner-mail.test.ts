@@ -3,7 +3,7 @@
 // sync; and each mail's unsubscribe token removes its own address from its own property, once.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { syncOwner } from "../src/engine/sync.js";
-import type { CleanerMailPayload } from "../src/store/cleaner-mails.js";
+import { UNSUBSCRIBE_KEPT_MS, type CleanerMailPayload } from "../src/store/cleaner-mails.js";
 import { openStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
 import { startFeedServer, type FeedServer } from "./helpers/feed-server.js";
@@ -91,6 +91,27 @@ describe.each(storeKinds())("$name store", (kind) => {
     expect(await store.unsubscribeCleaner(ann)).toBe("already");
     expect(await store.unsubscribeCleaner(bob)).toBe("removed");
     expect((await store.getProperty(property.id))!.cleanerEmails).toEqual(["ann@clean.example"]);
+  });
+
+  it("keeps an unsubscribe link working for a year after its mail, then prunes its row", async () => {
+    const { store, property, sync, claim } = await setUp(stays(3));
+    await sync(stays(3));
+    await sync(stays(2));
+    const mails = await claim();
+    const tokenOf = (to: string) => (mails.find((m) => m.to === to)!.payload as CleanerMailPayload).unsubscribeToken;
+    const [ann, bob] = [tokenOf("ann@clean.example"), tokenOf("bob@clean.example")];
+    expect(await store.unsubscribeCleaner(ann)).toBe("removed");
+    const later = (ms: number) => new Date(Date.now() + ms);
+
+    await store.pruneMails(later(0), later(UNSUBSCRIBE_KEPT_MS - 86_400_000));
+    expect(await store.unsubscribeCleaner(ann)).toBe("already");
+    expect(await store.unsubscribeCleaner(bob)).toBe("removed");
+    await store.updateProperty(property.id, { cleanerEmails: ["bob@clean.example"] });
+
+    await store.pruneMails(later(0), later(UNSUBSCRIBE_KEPT_MS + 86_400_000));
+    expect(await store.unsubscribeCleaner(ann)).toBe("unknown");
+    expect(await store.unsubscribeCleaner(bob)).toBe("unknown");
+    expect((await store.getProperty(property.id))!.cleanerEmails).toEqual(["bob@clean.example"]);
   });
 
   it("drops a queued mail whose address left the list before it was sent, and sends the others", async () => {

@@ -6,17 +6,25 @@ import type { Channel } from "../channel-types.js";
 import { DEFAULT_CHANNEL_STALE_AFTER_MS } from "../engine/channel-status.js";
 import { addDays, todayAt } from "../engine/nights.js";
 import { channelStates, type ChannelState } from "../resources/channels.js";
+import { everyProperty } from "../store/every-property.js";
 import type { ChannelNotice, Property, Store } from "../store/types.js";
 import type { WebhookChannel } from "../types.js";
 
 /** Exposure shorter than this is a channel's ordinary lag: 6 h. */
 export const MIN_EXPOSED_MS = 6 * 3_600_000;
+/**
+ * Share of the time the checks may take. A check reads every property, so its length grows with their number:
+ * the next starts `everyMs` after the last one ended, or 49 × its length when that is longer (about 10 s of
+ * each 8 min at 50,000 properties, where checks a minute apart took a sixth of a core and grew as N²
+ * per round of syncs). Stale is hours and exposure at least 6 h, so minutes of delay tell nothing later.
+ */
+export const CHECK_SHARE = 0.02;
 
 /** Options of `startChannelWatch`. */
 export interface ChannelWatchOptions {
   store: Store;
   staleAfterMs?: number;
-  /** Time between two checks. @default a quarter of `staleAfterMs`, within 100 ms … 60 s */
+  /** Least time between the end of a check and the start of the next (longer after a long check: CHECK_SHARE). @default a quarter of `staleAfterMs`, within 100 ms … 60 s */
   everyMs?: number;
   now?: () => Date;
   /** Called when a check wrote events (to wake the delivery workers). */
@@ -29,29 +37,51 @@ export function startChannelWatch(options: ChannelWatchOptions): { stop(): Promi
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_CHANNEL_STALE_AFTER_MS;
   const everyMs = options.everyMs ?? Math.min(Math.max(Math.floor(staleAfterMs / 4), 100), 60_000);
   let running: Promise<number> | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
   const check = () =>
     (running ??= checkChannels(options.store, { staleAfterMs, now: (options.now ?? (() => new Date()))() }).finally(() => (running = undefined)));
-  const timer = setInterval(() => {
-    check().then(
-      (count) => count > 0 && options.onReported?.(count),
-      (error: unknown) => options.onError?.(error),
-    );
-  }, everyMs);
-  timer.unref();
+  const wait = (ms: number) => {
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  };
+  const tick = () => {
+    const started = performance.now();
+    void check()
+      .then(
+        (count) => count > 0 && options.onReported?.(count),
+        (error: unknown) => options.onError?.(error),
+      )
+      .finally(() => stopped || wait(nextCheckAfter(everyMs, performance.now() - started)));
+  };
+  wait(everyMs);
   return {
     // A check under way finishes before the database may close.
     async stop() {
-      clearInterval(timer);
+      stopped = true;
+      clearTimeout(timer);
       await running?.catch(() => undefined);
     },
     check,
   };
 }
 
+/**
+ * A check shorter than this keeps its interval whatever its share: a second a minute is under 2 % anyway, and a
+ * server told to check every second (a short --channel-stale-after, as in tests) on a busy machine would
+ * otherwise wait 49 × a check slowed by others.
+ */
+export const LONG_CHECK_MS = 1000;
+
+/** Milliseconds from the end of a check that took `tookMs` to the start of the next: `everyMs`, longer after a long check (CHECK_SHARE). */
+export function nextCheckAfter(everyMs: number, tookMs: number): number {
+  return tookMs < LONG_CHECK_MS ? everyMs : Math.max(everyMs, tookMs * (1 / CHECK_SHARE - 1));
+}
+
 /** One check of every property's links; the number of events written. */
 export async function checkChannels(store: Store, input: { staleAfterMs: number; now: Date }): Promise<number> {
   let written = 0;
-  for (const property of await store.listProperties()) {
+  for await (const property of everyProperty(store)) {
     const states = await channelStates(store, property, { ...input, feedBase: "" });
     const notices = states.flatMap((state) => noticesOf(property, state, input));
     if (notices.length === 0) continue;

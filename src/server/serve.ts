@@ -57,7 +57,7 @@ export interface ServeOptions {
   webhooks?: WebhookWorkerSettings | false;
   /**
    * Worker threads that parse feeds, so a big feed or a dense series never holds the event loop;
-   * 0 parses on the event loop. @default the machine's cores (os.availableParallelism())
+   * 0 parses on the event loop. @default the machine's cores but one, at least one (createParsePool)
    */
   parseThreads?: number;
   /** Longest a direct stay's check waits for its refresh of the property's channels, in milliseconds (CONTRACT §14). @default 8000 */

@@ -67,6 +67,18 @@ export function cleanerMails(
   });
 }
 
+/**
+ * How long a cleaner mail's unsubscribe link works: a year after the mail was queued, then its row goes with the
+ * mail worker's pruning (one row per cleaner mail would otherwise pile up for good). A cleaner still mailed has
+ * a fresh link in every newer mail.
+ */
+export const UNSUBSCRIBE_KEPT_MS = 365 * 86_400_000;
+
+/** The oldest creation time of an unsubscribe row kept at `now`. */
+export function unsubscribeKeptSince(now: Date): string {
+  return new Date(now.getTime() - UNSUBSCRIBE_KEPT_MS).toISOString();
+}
+
 /** How an unsubscribe token is stored and looked up. */
 export function hashUnsubscribeToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");

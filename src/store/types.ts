@@ -299,6 +299,11 @@ export interface Store extends SyncStore, ResourceQueries, ChannelQueries {
    */
   updateProperty(id: string, changes: PropertyChanges): Promise<{ property: Property; nightsChanged: number } | undefined>;
   listProperties(ownerId?: string): Promise<Property[]>;
+  /**
+   * At most `limit` properties of every owner in id order, after `afterId` (null: from the first): a pass over
+   * every property (the channel check, the metrics) reads a page at a time instead of holding them all.
+   */
+  propertiesAfter(afterId: string | null, limit: number): Promise<Property[]>;
   getProperty(id: string): Promise<Property | undefined>;
   /** Removes a property with its calendars and reservations; false when unknown. */
   removeProperty(id: string): Promise<boolean>;
@@ -426,7 +431,10 @@ export interface Store extends SyncStore, ResourceQueries, ChannelQueries {
   finishMail(attempt: MailAttempt): Promise<void>;
   /** Gives back a mail whose attempt this worker cut short: it does not count and stays due. */
   releaseMail(attempt: InterruptedMailAttempt): Promise<void>;
-  /** Gives up pending mails expired at `now`, and removes sent or failed mails created before `before`; resolves to how many were removed. */
+  /**
+   * Gives up pending mails expired at `now`, and removes sent or failed mails created before `before` (resolves to
+   * how many) and cleaners' unsubscribe tokens older than UNSUBSCRIBE_KEPT_MS at `now`.
+   */
   pruneMails(before: Date, now?: Date): Promise<number>;
   /** Mails newest first, of one owner or of all (without payloads). */
   listMails(ownerId?: string): Promise<MailRecord[]>;

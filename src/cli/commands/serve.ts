@@ -12,6 +12,7 @@ import { parseDuration } from "../duration.js";
 import { dbOption, jsonOption, parseCount, parseMilliseconds, privateNetworksAllowed } from "../options.js";
 import { writeJson, writeText } from "../output.js";
 import { forTerminal } from "../terminal-text.js";
+import { keepYoungGenerationSmall } from "../young-generation.js";
 
 /** Builds the `serve` command. */
 export function serveCommand(context: CliContext) {
@@ -70,6 +71,7 @@ export function serveCommand(context: CliContext) {
       const channelStaleAfterMs = options.channelStaleAfter === undefined ? undefined : parseDuration(options.channelStaleAfter);
       const backups = backupSettings(options);
 
+      keepYoungGenerationSmall(process.execArgv, env.NODE_OPTIONS);
       const { startServer } = await import("../../server/serve.js");
       const server = await startServer({
         store: await context.store(options.db),

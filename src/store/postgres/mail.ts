@@ -4,7 +4,7 @@
 import { newId } from "../../ids.js";
 import type { WebhookEvent } from "../../types.js";
 import { bookingChangesMail, mailsForEvents, mergeBookingChanges, wantsAnyMail } from "../mail-outbox.js";
-import { cleanerNoLongerListed, hashUnsubscribeToken, NO_LONGER_LISTED, withoutAddress } from "../cleaner-mails.js";
+import { cleanerNoLongerListed, hashUnsubscribeToken, NO_LONGER_LISTED, unsubscribeKeptSince, withoutAddress } from "../cleaner-mails.js";
 import { toClaimedMail, toMailRecord, type ClaimedMailRow, type MailQueries, type MailRow } from "../sqlite/mail.js";
 import type { MailStatus, QueuedMail } from "../types.js";
 import type { PgDatabase, Sql } from "./pool.js";
@@ -92,6 +92,7 @@ export function mailQueries(db: PgDatabase): MailQueries {
     },
     async pruneMails(before, now = new Date()) {
       await db.run(EXPIRE, [now.toISOString()]);
+      await db.run("DELETE FROM cleaner_unsubscribes WHERE created_at < $1", [unsubscribeKeptSince(now)]);
       return db.run("DELETE FROM mail_outbox WHERE status <> 'pending' AND created_at < $1", [before.toISOString()]);
     },
     async listMails(ownerId) {

@@ -16,7 +16,7 @@ export const PROPERTY_ORDER =
   `translate(p.name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE "C", p.name COLLATE "C", p.seq`;
 
 export type PropertyQueries = Pick<Store,
-  "createProperty" | "updateProperty" | "listProperties" | "getProperty" | "removeProperty" | "setPropertyFeedToken" |
+  "createProperty" | "updateProperty" | "listProperties" | "propertiesAfter" | "getProperty" | "removeProperty" | "setPropertyFeedToken" |
   "getPropertyByFeedToken" | "propertyFeedToken">;
 
 /**
@@ -46,6 +46,9 @@ export function propertyQueries(db: PgDatabase): PropertyQueries {
         `SELECT * FROM properties p WHERE ($1::text IS NULL OR p.owner_id = $1) ORDER BY ${PROPERTY_ORDER}`,
         [ownerId ?? null],
       )).map(toProperty),
+    // The comparison and the order share the column's collation (and its primary key index): pages never overlap.
+    propertiesAfter: async (afterId, limit) =>
+      (await db.query<PropertyRow>("SELECT * FROM properties WHERE id > $1 ORDER BY id LIMIT $2", [afterId ?? "", limit])).map(toProperty),
     async getProperty(id) {
       const row = await one(id);
       return row && toProperty(row);

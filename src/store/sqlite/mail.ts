@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
 import { newId } from "../../ids.js";
 import type { WebhookEvent } from "../../types.js";
 import { bookingChangesMail, mailsForEvents, mergeBookingChanges, wantsAnyMail } from "../mail-outbox.js";
-import { cleanerNoLongerListed, hashUnsubscribeToken, NO_LONGER_LISTED, withoutAddress, type UnsubscribeOutcome } from "../cleaner-mails.js";
+import { cleanerNoLongerListed, hashUnsubscribeToken, NO_LONGER_LISTED, unsubscribeKeptSince, withoutAddress, type UnsubscribeOutcome } from "../cleaner-mails.js";
 import type { ClaimedMail, MailKind, MailRecord, MailStatus, NotificationSettings, QueuedMail, Store } from "../types.js";
 
 export type MailQueries = Pick<Store,
@@ -98,6 +98,7 @@ export function mailQueries(db: Database.Database): MailQueries {
      last_error = COALESCE(last_error, 'not sent in time') WHERE status = 'pending' AND expires_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)`,
   );
   const prune = db.prepare<[string]>("DELETE FROM mail_outbox WHERE status <> 'pending' AND created_at < ?");
+  const pruneUnsubscribes = db.prepare<[string]>("DELETE FROM cleaner_unsubscribes WHERE created_at < ?");
   const list = db.prepare<[string | null, string | null], MailRow>(
     `SELECT id, owner_id, kind, status, attempts, created_at, expires_at, last_attempt_at, next_attempt_at, last_error
      FROM mail_outbox WHERE (? IS NULL OR owner_id = ?) ORDER BY rowid DESC`,
@@ -168,6 +169,7 @@ export function mailQueries(db: Database.Database): MailQueries {
     },
     async pruneMails(before, now = new Date()) {
       expire.run(now.toISOString(), now.toISOString());
+      pruneUnsubscribes.run(unsubscribeKeptSince(now));
       return prune.run(before.toISOString()).changes;
     },
     async listMails(ownerId) {

@@ -107,6 +107,7 @@ const GROUP_OF = {
   createProperty: "properties",
   updateProperty: "properties",
   listProperties: "properties",
+  propertiesAfter: "properties",
   getProperty: "properties",
   removeProperty: "properties",
   setPropertyFeedToken: "properties",

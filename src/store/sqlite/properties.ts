@@ -13,7 +13,7 @@ import { settingsChange } from "../property-settings-row.js";
 export const PROPERTY_ORDER = "p.name COLLATE NOCASE, p.name, p.rowid";
 
 export type PropertyQueries = Pick<Store,
-  "createProperty" | "updateProperty" | "listProperties" | "getProperty" | "removeProperty" | "setPropertyFeedToken" |
+  "createProperty" | "updateProperty" | "listProperties" | "propertiesAfter" | "getProperty" | "removeProperty" | "setPropertyFeedToken" |
   "getPropertyByFeedToken" | "propertyFeedToken">;
 
 /**
@@ -34,6 +34,8 @@ export function propertyQueries(db: Database.Database): PropertyQueries {
   const all = db.prepare<[string | null, string | null], PropertyRow>(
     `SELECT * FROM properties p WHERE (? IS NULL OR p.owner_id = ?) ORDER BY ${PROPERTY_ORDER}`,
   );
+  // '' sorts before every id: the first page.
+  const after = db.prepare<[string, number], PropertyRow>("SELECT * FROM properties WHERE id > ? ORDER BY id LIMIT ?");
   // Calendars and their reservations go with it (ON DELETE CASCADE).
   const remove = db.prepare<[string]>("DELETE FROM properties WHERE id = ?");
   const setFeedToken = db.prepare<[string | null, string]>("UPDATE properties SET feed_token = ? WHERE id = ?");
@@ -53,6 +55,7 @@ export function propertyQueries(db: Database.Database): PropertyQueries {
     },
     updateProperty: async (id, changes) => update(id, changes),
     listProperties: async (ownerId) => all.all(ownerId ?? null, ownerId ?? null).map(toProperty),
+    propertiesAfter: async (afterId, limit) => after.all(afterId ?? "", limit).map(toProperty),
     async getProperty(id) {
       const row = one.get(id);
       return row && toProperty(row);

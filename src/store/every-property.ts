@@ -1,0 +1,16 @@
+// A pass over every property of every owner, a page at a time: at 100,000 calendars the channel check and the
+// metrics would otherwise hold every property (and what is read for each) at once.
+import type { Property, Store } from "./types.js";
+
+/** Properties read per page. */
+export const PROPERTY_PAGE = 500;
+
+/** Every property, in id order, read `pageSize` at a time as the caller goes. */
+export async function* everyProperty(store: Pick<Store, "propertiesAfter">, pageSize = PROPERTY_PAGE): AsyncGenerator<Property> {
+  for (let after: string | null = null; ; ) {
+    const page = await store.propertiesAfter(after, pageSize);
+    yield* page;
+    if (page.length < pageSize) return;
+    after = page[page.length - 1]!.id;
+  }
+}
