@@ -52,6 +52,26 @@ describe("the pool's checkout gate", () => {
     await expect(gate.enter()).resolves.toBeUndefined();
   });
 
+  it("keeps waiting when a place came free while the database was being asked", async () => {
+    let answer: (() => void) | undefined;
+    const gone = new StoreUnavailableError("cannot reach PostgreSQL at 127.0.0.1:1: timed out");
+    const gate = createCheckoutGate({ size: 1, stallMs: STALL_MS, stalled: () => new Promise<void>((_, reject) => (answer = () => reject(gone))) });
+    await gate.enter();
+    const first = gate.enter();
+    let secondSettled = false;
+    const second = gate.enter().then(() => (secondSettled = true), () => (secondSettled = true));
+    while (!answer) await new Promise((resolve) => setTimeout(resolve, STALL_MS));
+    gate.leave();
+    await first;
+    answer();
+    await new Promise((resolve) => setImmediate(resolve));
+    // The queue moved during the question: its answer does not fail the one still waiting.
+    expect(secondSettled).toBe(false);
+    gate.leave();
+    await second;
+    expect(secondSettled).toBe(true);
+  });
+
   it("lets every waiter through once opened (the pool is ending and answers them itself)", async () => {
     const gate = createCheckoutGate({ size: 1, stallMs: 60_000, stalled: async () => {} });
     await gate.enter();

@@ -27,6 +27,8 @@ export function createCheckoutGate({ size, stallMs, stalled }: CheckoutGateOptio
   let opened = false;
   let asking = false;
   let timer: NodeJS.Timeout | undefined;
+  /** Places given back so far: one given back while the database was asked means the queue moves after all. */
+  let freed = 0;
   const waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
 
   // A new window starts at each place that comes free, so a long queue that moves never times out.
@@ -40,6 +42,7 @@ export function createCheckoutGate({ size, stallMs, stalled }: CheckoutGateOptio
   const ask = () => {
     timer = undefined;
     asking = true;
+    const before = freed;
     stalled().then(
       () => {
         asking = false;
@@ -47,7 +50,8 @@ export function createCheckoutGate({ size, stallMs, stalled }: CheckoutGateOptio
       },
       (error: unknown) => {
         asking = false;
-        for (const waiter of waiters.splice(0)) waiter.reject(error);
+        if (freed !== before) rearm();
+        else for (const waiter of waiters.splice(0)) waiter.reject(error);
       },
     );
   };
@@ -65,6 +69,7 @@ export function createCheckoutGate({ size, stallMs, stalled }: CheckoutGateOptio
     },
     leave() {
       inUse--;
+      freed++;
       const next = waiters.shift();
       if (next) {
         inUse++;
