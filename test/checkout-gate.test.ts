@@ -24,6 +24,25 @@ describe("the pool's checkout gate", () => {
     expect(order).toEqual([3, 4, 5]);
   });
 
+  it("lets an urgent checkout (a lease renewal, the health check) go before every queued one", async () => {
+    const gate = createCheckoutGate({ size: 1, stallMs: 60_000, stalled: async () => {} });
+    const order: string[] = [];
+    await gate.enter();
+    const waiting = [
+      gate.enter().then(() => order.push("write 1")),
+      gate.enter().then(() => order.push("write 2")),
+      gate.enter(true).then(() => order.push("renewal")),
+      gate.enter(true).then(() => order.push("ping")),
+      gate.enter().then(() => order.push("write 3")),
+    ];
+    for (let i = 0; i < waiting.length; i++) {
+      gate.leave();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(waiting);
+    expect(order).toEqual(["renewal", "ping", "write 1", "write 2", "write 3"]);
+  });
+
   it("keeps a waiter waiting while the database answers, however long the places stay busy", async () => {
     let asked = 0;
     const gate = createCheckoutGate({ size: 1, stallMs: STALL_MS, stalled: async () => void asked++ });

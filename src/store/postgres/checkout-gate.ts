@@ -6,8 +6,11 @@
 
 /** At most `size` checkouts at a time, first come first served. */
 export interface CheckoutGate {
-  /** Resolves once a place is free (rejects with `stalled`'s error when the database no longer answers). */
-  enter(): Promise<void>;
+  /**
+   * Resolves once a place is free (rejects with `stalled`'s error when the database no longer answers). An
+   * `urgent` checkout goes before every other waiter (urgent ones among themselves first come first served).
+   */
+  enter(urgent?: boolean): Promise<void>;
   /** Gives a place back. */
   leave(): void;
   /** Lets every waiter through at once (the pool is ending: its own error answers them). */
@@ -29,7 +32,9 @@ export function createCheckoutGate({ size, stallMs, stalled }: CheckoutGateOptio
   let timer: NodeJS.Timeout | undefined;
   /** Places given back so far: one given back while the database was asked means the queue moves after all. */
   let freed = 0;
-  const waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  // Urgent waiters first: the first `urgentWaiting` of the queue.
+  const waiters: Array<{ resolve: () => void; reject: (error: unknown) => void; urgent: boolean }> = [];
+  let urgentWaiting = 0;
 
   // A new window starts at each place that comes free, so a long queue that moves never times out.
   const rearm = () => {
@@ -51,19 +56,24 @@ export function createCheckoutGate({ size, stallMs, stalled }: CheckoutGateOptio
       (error: unknown) => {
         asking = false;
         if (freed !== before) rearm();
-        else for (const waiter of waiters.splice(0)) waiter.reject(error);
+        else {
+          urgentWaiting = 0;
+          for (const waiter of waiters.splice(0)) waiter.reject(error);
+        }
       },
     );
   };
 
   return {
-    enter() {
+    enter(urgent = false) {
       if (opened || (inUse < size && waiters.length === 0)) {
         inUse++;
         return Promise.resolve();
       }
       return new Promise<void>((resolve, reject) => {
-        waiters.push({ resolve, reject });
+        const waiter = { resolve, reject, urgent };
+        if (urgent) waiters.splice(urgentWaiting++, 0, waiter);
+        else waiters.push(waiter);
         if (waiters.length === 1) rearm();
       });
     },
@@ -72,6 +82,7 @@ export function createCheckoutGate({ size, stallMs, stalled }: CheckoutGateOptio
       freed++;
       const next = waiters.shift();
       if (next) {
+        if (next.urgent) urgentWaiting--;
         inUse++;
         next.resolve();
       }
@@ -80,6 +91,7 @@ export function createCheckoutGate({ size, stallMs, stalled }: CheckoutGateOptio
     open() {
       opened = true;
       clearTimeout(timer);
+      urgentWaiting = 0;
       for (const waiter of waiters.splice(0)) {
         inUse++;
         waiter.resolve();

@@ -56,7 +56,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...feedSecretQueries(db),
     async ping() {
       if (db.ended) return false;
-      return (await db.query<{ ok: number }>("SELECT 1 AS ok"))[0]?.ok === 1;
+      return (await db.urgent.query<{ ok: number }>("SELECT 1 AS ok"))[0]?.ok === 1;
     },
     close: () => db.end(),
   };

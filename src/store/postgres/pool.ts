@@ -39,6 +39,12 @@ export interface PgDatabase extends Sql {
   readonly ended: boolean;
   /** Runs `work` in one transaction (`mode` e.g. "ISOLATION LEVEL REPEATABLE READ"), committed when it resolves. */
   transaction<T>(work: (sql: Sql) => Promise<T>, mode?: string): Promise<T>;
+  /**
+   * Statements that go before every query waiting for a connection: an owner's lease renewal and the health
+   * check, which a sync's queued writes (an owner's calendars, a few hundred at once) must not hold up past the
+   * lease's end or the check's deadline.
+   */
+  readonly urgent: Sql;
   /** Holds one connection until released, for work that spans several calls (a cursor). */
   reserve(): Promise<Session>;
   /** This pool for a library that speaks node-postgres, with the pool's errors (StoreUnavailableError when unreachable). */
@@ -122,8 +128,8 @@ export function createPool(location: string): PgDatabase {
       throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError(`cannot reach PostgreSQL at ${address}: timed out`);
     }),
   });
-  const gated = async <T>(work: () => Promise<T>): Promise<T> => {
-    await gate.enter();
+  const gated = async <T>(work: () => Promise<T>, urgent = false): Promise<T> => {
+    await gate.enter(urgent);
     try {
       return await work();
     } finally {
@@ -148,22 +154,23 @@ export function createPool(location: string): PgDatabase {
   };
   // Statements with parameters are prepared once per connection; without, they go as simple queries
   // (which also lets a script hold several statements).
-  const send = (target: pg.Pool | pg.PoolClient, text: string, params: unknown[]) => {
+  const send = (target: pg.Pool | pg.PoolClient, text: string, params: unknown[], urgent: boolean) => {
     const query = () => (params.length > 0 ? target.query(named(text, params.map(withoutNul))) : target.query(text));
     // A statement on the pool takes a connection of its own; one on a held client has it already.
-    return (target instanceof pg.Pool ? gated(query) : query()).catch(fail);
+    return (target instanceof pg.Pool ? gated(query, urgent) : query()).catch(fail);
   };
-  const sqlOf = (target: pg.Pool | pg.PoolClient): Sql => ({
-    query: async <R>(text: string, params: unknown[] = []) => (await send(target, text, params)).rows as R[],
-    run: async (text, params = []) => (await send(target, text, params)).rowCount ?? 0,
+  const sqlOf = (target: pg.Pool | pg.PoolClient, urgent = false): Sql => ({
+    query: async <R>(text: string, params: unknown[] = []) => (await send(target, text, params, urgent)).rows as R[],
+    run: async (text, params = []) => (await send(target, text, params, urgent)).rowCount ?? 0,
     async exec(text) {
-      await send(target, text, []);
+      await send(target, text, [], urgent);
     },
   });
 
   let ended = false;
   return {
     ...sqlOf(pool),
+    urgent: sqlOf(pool, true),
     location: maskDatabaseUrl(location),
     client: {
       query: async (config) => {

@@ -55,7 +55,7 @@ export function syncLeaseQueries(db: PgDatabase): SyncLeaseQueries {
       }
     },
     renewSyncLease: async ({ ownerId, runId, ttlMs }) =>
-      (await db.run(`UPDATE sync_leases SET expires_at = ${IN_MS("$3")} WHERE owner_id = $1 AND run_id = $2`, [
+      (await db.urgent.run(`UPDATE sync_leases SET expires_at = ${IN_MS("$3")} WHERE owner_id = $1 AND run_id = $2`, [
         ownerId, runId, Math.ceil(ttlMs),
       ])) > 0,
     async releaseSyncLease({ ownerId, runId }) {
