@@ -51,9 +51,9 @@ export async function runScaleSetup({ n, origins, set, store: kind, instances, p
 }
 
 // Owner j goes to instance j mod k; each instance has `ownersInFlight` owners' syncs running at a time
-// (2 × the 8 fetches an owner may run = the 16 an instance may). Not every owner at once: with 5 or more
-// owners of 200 calendars at once per instance, PostgreSQL instances answered 503 (a pool of 10
-// connections, 5 s to get one) in the smoke run; see docs/performance.md.
+// (2 × the 8 fetches an owner may run = the 16 an instance may). Not every owner at once: before the pool's
+// own queue (checkout-gate.ts), 5 or more owners of 200 calendars at once per instance had PostgreSQL
+// instances answer 503 in the smoke run; two keep the figures comparable with the earlier runs.
 async function spread(keys, servers, ownersInFlight) {
   const answers = new Array(keys.length);
   await Promise.all(
