@@ -32,15 +32,18 @@ export function createCheckoutGate({ size, stallMs, stalled }: CheckoutGateOptio
   let timer: NodeJS.Timeout | undefined;
   /** Places given back so far: one given back while the database was asked means the queue moves after all. */
   let freed = 0;
-  // Urgent waiters first: the first `urgentWaiting` of the queue.
-  const waiters: Array<{ resolve: () => void; reject: (error: unknown) => void; urgent: boolean }> = [];
-  let urgentWaiting = 0;
+  type Waiter = { resolve: () => void; reject: (error: unknown) => void };
+  // Urgent waiters are served before the others, each queue first come first served.
+  const urgentWaiters: Waiter[] = [];
+  const waiters: Waiter[] = [];
+  const waiting = () => urgentWaiters.length + waiters.length;
+  const takeAll = () => [...urgentWaiters.splice(0), ...waiters.splice(0)];
 
   // A new window starts at each place that comes free, so a long queue that moves never times out.
   const rearm = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (waiters.length === 0 || asking) return;
+    if (waiting() === 0 || asking) return;
     timer = setTimeout(ask, stallMs);
     timer.unref();
   };
@@ -56,33 +59,27 @@ export function createCheckoutGate({ size, stallMs, stalled }: CheckoutGateOptio
       (error: unknown) => {
         asking = false;
         if (freed !== before) rearm();
-        else {
-          urgentWaiting = 0;
-          for (const waiter of waiters.splice(0)) waiter.reject(error);
-        }
+        else for (const waiter of takeAll()) waiter.reject(error);
       },
     );
   };
 
   return {
     enter(urgent = false) {
-      if (opened || (inUse < size && waiters.length === 0)) {
+      if (opened || (inUse < size && waiting() === 0)) {
         inUse++;
         return Promise.resolve();
       }
       return new Promise<void>((resolve, reject) => {
-        const waiter = { resolve, reject, urgent };
-        if (urgent) waiters.splice(urgentWaiting++, 0, waiter);
-        else waiters.push(waiter);
-        if (waiters.length === 1) rearm();
+        (urgent ? urgentWaiters : waiters).push({ resolve, reject });
+        if (waiting() === 1) rearm();
       });
     },
     leave() {
       inUse--;
       freed++;
-      const next = waiters.shift();
+      const next = urgentWaiters.shift() ?? waiters.shift();
       if (next) {
-        if (next.urgent) urgentWaiting--;
         inUse++;
         next.resolve();
       }
@@ -91,8 +88,7 @@ export function createCheckoutGate({ size, stallMs, stalled }: CheckoutGateOptio
     open() {
       opened = true;
       clearTimeout(timer);
-      urgentWaiting = 0;
-      for (const waiter of waiters.splice(0)) {
+      for (const waiter of takeAll()) {
         inUse++;
         waiter.resolve();
       }
