@@ -1,6 +1,9 @@
 // /metrics gauges of channel links (CONTRACT §17): links by status and seconds since each status's oldest read,
 // labelled by status only — never a property name, URL or feed token.
 import { describe, expect, it } from "vitest";
+import { LONG_CHECK_MS } from "../src/server/channel-watch.js";
+import { createServerMetrics } from "../src/server/metrics.js";
+import type { ChannelLinkSummary } from "../src/resources/channels.js";
 import { buildIcs } from "./helpers/ics.js";
 import { parsePrometheusText, sampleValue } from "./helpers/prometheus-text.js";
 import { ownerWith, useServerFixtures } from "./helpers/server-fixtures.js";
@@ -29,5 +32,37 @@ describe("channel link metrics", () => {
     expect(text).not.toContain("Secret Cove");
     expect(text).not.toContain(token);
     expect(text).not.toContain("exclude=booking");
+  });
+});
+
+describe("counting the links for the gauges", () => {
+  const summary = (current: number): ChannelLinkSummary => ({
+    count: { never: 0, stale: 0, behind: 0, current },
+    oldestReadAt: { never: null, stale: null, behind: null, current: new Date().toISOString() },
+  });
+  const currentLinks = async (registry: ReturnType<typeof createServerMetrics>["registry"]) =>
+    sampleValue(parsePrometheusText(await registry.metrics()), "calsync_channel_links", { status: "current" });
+
+  it("counts afresh at each scrape while a count is quick", async () => {
+    let counts = 0;
+    const { registry } = createServerMetrics({ channelLinks: async () => summary(++counts) });
+    expect(await currentLinks(registry)).toBe(1);
+    // The two gauges of one scrape share one count; the next scrape is another request, a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await currentLinks(registry)).toBe(2);
+  });
+
+  it("serves the scrapes after a long count from it, as the channel check spaces its checks", async () => {
+    let counts = 0;
+    const { registry } = createServerMetrics({
+      channelLinks: async () => {
+        await new Promise((resolve) => setTimeout(resolve, LONG_CHECK_MS));
+        return summary(++counts);
+      },
+    });
+    expect(await currentLinks(registry)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await currentLinks(registry)).toBe(1);
+    expect(counts).toBe(1);
   });
 });

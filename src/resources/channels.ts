@@ -1,6 +1,6 @@
 // What each channel has seen (CONTRACT §17), read for one property: every door (API, CLI, dashboard, the
 // scheduler's check) calls `channelsOf` over the same store.
-import type { Channel } from "../channel-types.js";
+import { CHANNEL_STATUSES, type Channel, type ChannelStatus } from "../channel-types.js";
 import { CHANNEL_WINDOW_MS, channelView, DEFAULT_CHANNEL_STALE_AFTER_MS, type ChannelReservationInput } from "../engine/channel-status.js";
 import type { ServedNights } from "../engine/echoes.js";
 import { todayAt } from "../engine/nights.js";
@@ -92,11 +92,27 @@ function statesOf(property: StoredProperty, { calendars, links, reservations, fe
   });
 }
 
-/** Every channel link of every property, for the metrics; the URLs are left out (never in a label). */
-export async function everyChannelLink(store: Store, input: Omit<ChannelsInput, "feedBase">): Promise<Channel[]> {
-  const all: Channel[] = [];
+/** Every channel link counted by status, with each status's oldest last read: what the metrics show. */
+export interface ChannelLinkSummary {
+  count: Record<ChannelStatus, number>;
+  /** ISO time of the oldest last read among the links of each status; null when none was read. */
+  oldestReadAt: Record<ChannelStatus, string | null>;
+}
+
+/** `ChannelLinkSummary` of every property, a page at a time: only the totals are kept, never the links. */
+export async function summarizeChannelLinks(store: Store, input: Omit<ChannelsInput, "feedBase">): Promise<ChannelLinkSummary> {
+  const byStatus = <T>(value: T) => Object.fromEntries(CHANNEL_STATUSES.map((status) => [status, value])) as Record<ChannelStatus, T>;
+  const summary: ChannelLinkSummary = { count: byStatus(0), oldestReadAt: byStatus<string | null>(null) };
   for await (const page of everyPropertyPage(store)) {
-    for (const states of (await pageChannelStates(store, page, { ...input, feedBase: "" })).values()) all.push(...states.map((s) => s.channel));
+    for (const states of (await pageChannelStates(store, page, { ...input, feedBase: "" })).values()) {
+      for (const { channel } of states) {
+        summary.count[channel.status]++;
+        const oldest = summary.oldestReadAt[channel.status];
+        if (channel.lastReadAt !== null && (oldest === null || Date.parse(channel.lastReadAt) < Date.parse(oldest))) {
+          summary.oldestReadAt[channel.status] = channel.lastReadAt;
+        }
+      }
+    }
   }
-  return all;
+  return summary;
 }

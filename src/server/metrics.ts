@@ -1,7 +1,9 @@
 // Prometheus metrics (CONTRACT §12), on a registry of their own per app: two apps in one process
 // (tests, embedders) never clash in prom-client's global registry. Label values come from fixed
 // sets (source, status, error code, route pattern), never from a token, URL, owner or property name.
-import { CHANNEL_STATUSES, type ChannelStatus } from "../channel-types.js";
+import { CHANNEL_STATUSES } from "../channel-types.js";
+import type { ChannelLinkSummary } from "../resources/channels.js";
+import { nextCheckAfter } from "./channel-watch.js";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { FeedFetch } from "../engine/sync.js";
 import type { FinishedRun } from "./single-flight.js";
@@ -25,8 +27,12 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 export interface ServerMetricsOptions {
   /** Reads the webhook deliveries still to be made, at each scrape (`calsync_webhook_outbox_depth`). @default no such gauge */
   outboxDepth?: () => Promise<number>;
-  /** Reads every channel link's status and last read, at each scrape (`calsync_channel_links`, CONTRACT §17). @default no such gauges */
-  channelLinks?: () => Promise<Array<{ status: ChannelStatus; lastReadAt: string | null }>>;
+  /**
+   * Counts every channel link by status, with each status's oldest read (`calsync_channel_links`, CONTRACT §17):
+   * at each scrape, or from the last count while that took a second or more and is younger than 49 times that.
+   * @default no such gauges
+   */
+  channelLinks?: () => Promise<ChannelLinkSummary>;
 }
 
 /** Creates the metrics of one app, with Node's default process metrics on the same registry. */
@@ -124,18 +130,31 @@ export function createServerMetrics(options: ServerMetricsOptions = {}): ServerM
 // Links by status, and per status the seconds since its oldest last read: labels name only the status, never a
 // property, URL or token. A database that cannot be read keeps the last values, as the outbox depth does.
 function registerChannelGauges(registers: Registry[], read: NonNullable<ServerMetricsOptions["channelLinks"]>): void {
-  let last: Promise<Array<{ status: ChannelStatus; lastReadAt: string | null }> | undefined> | undefined;
-  // Both gauges are collected in one scrape: one read of the links serves them.
-  const links = () => (last ??= read().catch(() => undefined).finally(() => setTimeout(() => (last = undefined), 0)));
+  let last: Promise<ChannelLinkSummary | undefined> | undefined;
+  let kept: { summary: ChannelLinkSummary; until: number } | undefined;
+  // Both gauges are collected in one scrape: one read of the links serves them. A count reads every property
+  // (minutes of database work at 100,000), so a long one serves the scrapes after it as the channel check's
+  // share rule spaces checks: a scrape every 15 s would otherwise keep a core busy counting.
+  const links = () => {
+    if (kept && performance.now() < kept.until) return Promise.resolve(kept.summary);
+    const started = performance.now();
+    return (last ??= read()
+      .then((summary) => {
+        kept = { summary, until: performance.now() + nextCheckAfter(0, performance.now() - started) };
+        return summary;
+      })
+      .catch(() => kept?.summary)
+      .finally(() => setTimeout(() => (last = undefined), 0)));
+  };
   new Gauge({
     name: "calsync_channel_links",
     help: "Channel links (a property's outbound URL with exclude=S) by status: never, stale, behind, current.",
     labelNames: ["status"] as const,
     registers,
     async collect() {
-      const rows = await links();
-      if (!rows) return;
-      for (const status of CHANNEL_STATUSES) this.set({ status }, rows.filter((r) => r.status === status).length);
+      const summary = await links();
+      if (!summary) return;
+      for (const status of CHANNEL_STATUSES) this.set({ status }, summary.count[status]);
     },
   });
   new Gauge({
@@ -144,12 +163,12 @@ function registerChannelGauges(registers: Registry[], read: NonNullable<ServerMe
     labelNames: ["status"] as const,
     registers,
     async collect() {
-      const rows = await links();
-      if (!rows) return;
+      const summary = await links();
+      if (!summary) return;
       const now = Date.now();
       for (const status of CHANNEL_STATUSES) {
-        const reads = rows.filter((r) => r.status === status && r.lastReadAt !== null).map((r) => Date.parse(r.lastReadAt!));
-        this.set({ status }, reads.length === 0 ? 0 : Math.round((now - Math.min(...reads)) / 1000));
+        const oldest = summary.oldestReadAt[status];
+        this.set({ status }, oldest === null ? 0 : Math.round((now - Date.parse(oldest)) / 1000));
       }
     },
   });

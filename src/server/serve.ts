@@ -153,8 +153,8 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     ? (await import("./metrics.js")).createServerMetrics({
         outboxDepth: () => store.countPendingWebhookDeliveries(),
         channelLinks: async () => {
-          const { everyChannelLink } = await import("../resources/channels.js");
-          return everyChannelLink(store, { now: new Date(), staleAfterMs: options.channelStaleAfterMs });
+          const { summarizeChannelLinks } = await import("../resources/channels.js");
+          return summarizeChannelLinks(store, { now: new Date(), staleAfterMs: options.channelStaleAfterMs });
         },
       })
     : undefined;
