@@ -4,7 +4,8 @@ import type { Channel } from "../channel-types.js";
 import { CHANNEL_WINDOW_MS, channelView, DEFAULT_CHANNEL_STALE_AFTER_MS, type ChannelReservationInput } from "../engine/channel-status.js";
 import type { ServedNights } from "../engine/echoes.js";
 import { todayAt } from "../engine/nights.js";
-import { everyProperty } from "../store/every-property.js";
+import { everyPropertyPage } from "../store/every-property.js";
+import type { ChannelInputs } from "../store/channel-types.js";
 import type { Property as StoredProperty, Store } from "../store/types.js";
 import type { CalendarSource } from "../types.js";
 import { failure, type ResourceResult } from "./answers.js";
@@ -30,29 +31,35 @@ export async function channelsOf(store: Store, property: StoredProperty, input: 
   return (await channelStates(store, property, input)).map((state) => state.channel);
 }
 
-/** A link as the channel check needs it: its answer, when its calendar was added, and its reported streak. */
+/** A link as the channel check needs it: its answer, when its calendar was added, its reported streak and nights. */
 export interface ChannelState {
   channel: Channel;
   addedAt: string;
   staleNotifiedAt: string | null;
+  /** Nights already reported exposed (`channel.exposed`), pruned a day after they passed. */
+  reportedNights: string[];
 }
 
 /** `channelsOf` with what the channel check needs beside each answer. */
 export async function channelStates(store: Store, property: StoredProperty, input: ChannelsInput): Promise<ChannelState[]> {
+  return (await pageChannelStates(store, [property], input)).get(property.id)!;
+}
+
+/** `channelStates` of a page of properties, read together (`Store.channelInputs`). */
+export async function pageChannelStates(store: Store, properties: readonly StoredProperty[], input: ChannelsInput): Promise<Map<string, ChannelState[]>> {
+  const now = input.now;
+  const inputs = await store.channelInputs(properties.map((p) => p.id), new Date(now.getTime() - CHANNEL_WINDOW_MS), now);
+  return new Map(properties.map((property) => [property.id, statesOf(property, inputs.get(property.id)!, input)]));
+}
+
+function statesOf(property: StoredProperty, { calendars, links, reservations, fetches, reportedNights }: ChannelInputs, input: ChannelsInput): ChannelState[] {
   const now = input.now;
   // Reading never makes a feed token (CONTRACT §14): a property whose feed is off has links without a URL.
   const token = property.feedToken;
-  const [calendars, links, reservations, fetches] = await Promise.all([
-    store.listCalendars({ propertyId: property.id }),
-    store.channelLinks(property.id, new Date(now.getTime() - CHANNEL_WINDOW_MS), now),
-    store.channelReservations(property.id),
-    store.propertyOutboundFetches(property.id),
-  ]);
   const addedAt = new Map<CalendarSource, string>();
   for (const c of calendars) {
-    const source = c.source as CalendarSource;
-    const before = addedAt.get(source);
-    if (before === undefined || c.createdAt < before) addedAt.set(source, c.createdAt);
+    const before = addedAt.get(c.source);
+    if (before === undefined || c.createdAt < before) addedAt.set(c.source, c.createdAt);
   }
   // The fetch log lists oldest first: the last record of exactly [S] is what S's last full read served.
   const lastServed = new Map<CalendarSource, ServedNights[]>();
@@ -80,14 +87,16 @@ export async function channelStates(store: Store, property: StoredProperty, inpu
       },
       context,
     );
-    return { channel, addedAt: addedAt.get(source)!, staleNotifiedAt: link?.staleNotifiedAt ?? null };
+    const reported = reportedNights.filter((n) => n.source === source).map((n) => n.night);
+    return { channel, addedAt: addedAt.get(source)!, staleNotifiedAt: link?.staleNotifiedAt ?? null, reportedNights: reported };
   });
 }
 
 /** Every channel link of every property, for the metrics; the URLs are left out (never in a label). */
 export async function everyChannelLink(store: Store, input: Omit<ChannelsInput, "feedBase">): Promise<Channel[]> {
   const all: Channel[] = [];
-  // One property at a time: all at once, 100,000 calendars made 400,000 queries wait on one pool.
-  for await (const property of everyProperty(store)) all.push(...(await channelsOf(store, property, { ...input, feedBase: "" })));
+  for await (const page of everyPropertyPage(store)) {
+    for (const states of (await pageChannelStates(store, page, { ...input, feedBase: "" })).values()) all.push(...states.map((s) => s.channel));
+  }
   return all;
 }

@@ -5,8 +5,8 @@
 import type { Channel } from "../channel-types.js";
 import { DEFAULT_CHANNEL_STALE_AFTER_MS } from "../engine/channel-status.js";
 import { addDays, todayAt } from "../engine/nights.js";
-import { channelStates, type ChannelState } from "../resources/channels.js";
-import { everyProperty } from "../store/every-property.js";
+import { pageChannelStates, type ChannelState } from "../resources/channels.js";
+import { everyPropertyPage } from "../store/every-property.js";
 import type { ChannelNotice, Property, Store } from "../store/types.js";
 import type { WebhookChannel } from "../types.js";
 
@@ -119,21 +119,26 @@ export function nextCheckAfter(everyMs: number, tookMs: number): number {
   return tookMs < LONG_CHECK_MS ? everyMs : Math.max(everyMs, tookMs * (1 / CHECK_SHARE - 1));
 }
 
-/** One check of every property's links; the number of events written. */
+/** One check of every property's links, a page of properties read at once; the number of events written. */
 export async function checkChannels(store: Store, input: { staleAfterMs: number; now: Date }): Promise<number> {
   let written = 0;
-  for await (const property of everyProperty(store)) {
-    const states = await channelStates(store, property, { ...input, feedBase: "" });
-    const notices = states.flatMap((state) => noticesOf(property, state, input));
-    if (notices.length === 0) continue;
-    const forgetBefore = addDays(todayAt(input.now, property.timeZone), -1);
-    written += await store.recordChannelNotices({ ownerId: property.ownerId, propertyId: property.id, notices, at: input.now, forgetBefore });
+  for await (const page of everyPropertyPage(store)) {
+    const states = await pageChannelStates(store, page, { ...input, feedBase: "" });
+    for (const property of page) {
+      const links = states.get(property.id)!;
+      const notices = links.flatMap((state) => noticesOf(property, state, input));
+      const forgetBefore = addDays(todayAt(input.now, property.timeZone), -1);
+      // Nothing new, and no reported night to forget: no write (a lagging channel's nights stay exposed for
+      // hours, and were rewritten every check).
+      if (notices.length === 0 && !links.some((link) => link.reportedNights.some((night) => night < forgetBefore))) continue;
+      written += await store.recordChannelNotices({ ownerId: property.ownerId, propertyId: property.id, notices, at: input.now, forgetBefore });
+    }
   }
   return written;
 }
 
 /** What one link has to tell now, before the store's once-only checks. */
-export function noticesOf(property: Property, { channel, addedAt, staleNotifiedAt }: ChannelState, input: { staleAfterMs: number; now: Date }): ChannelNotice[] {
+export function noticesOf(property: Property, { channel, addedAt, staleNotifiedAt, reportedNights }: ChannelState, input: { staleAfterMs: number; now: Date }): ChannelNotice[] {
   const now = input.now.getTime();
   const link: WebhookChannel = { propertyId: property.id, propertyName: property.name, source: channel.source };
   const timestamp = input.now.toISOString();
@@ -146,7 +151,8 @@ export function noticesOf(property: Property, { channel, addedAt, staleNotifiedA
   if (staleNotifiedAt !== null && channel.lastReadAt !== null && channel.lastReadAt > staleNotifiedAt) {
     notices.push({ kind: "recovered", source: channel.source, event: { type: "channel.recovered", timestamp, data: { channel: link, lastReadAt: channel.lastReadAt } } });
   }
-  const long = exposedTooLong(channel, now);
+  // Nights reported already are left out here; the store still keeps each once-only against another instance.
+  const long = exposedTooLong(channel, now).filter((n) => !reportedNights.includes(n.date));
   if (long.length > 0) {
     notices.push({
       kind: "exposed",

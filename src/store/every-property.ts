@@ -5,12 +5,17 @@ import type { Property, Store } from "./types.js";
 /** Properties read per page. */
 export const PROPERTY_PAGE = 500;
 
-/** Every property, in id order, read `pageSize` at a time as the caller goes. */
-export async function* everyProperty(store: Pick<Store, "propertiesAfter">, pageSize = PROPERTY_PAGE): AsyncGenerator<Property> {
+/** Every property, in id order, a page of `pageSize` at a time as the caller goes. */
+export async function* everyPropertyPage(store: Pick<Store, "propertiesAfter">, pageSize = PROPERTY_PAGE): AsyncGenerator<Property[]> {
   for (let after: string | null = null; ; ) {
     const page = await store.propertiesAfter(after, pageSize);
-    yield* page;
+    if (page.length > 0) yield page;
     if (page.length < pageSize) return;
     after = page[page.length - 1]!.id;
   }
+}
+
+/** Every property, in id order, read `pageSize` at a time as the caller goes. */
+export async function* everyProperty(store: Pick<Store, "propertiesAfter">, pageSize = PROPERTY_PAGE): AsyncGenerator<Property> {
+  for await (const page of everyPropertyPage(store, pageSize)) yield* page;
 }

@@ -1,6 +1,6 @@
 // The outbound fetch log as every store keeps it (CONTRACT §8, echoes): one record per URL and distinct
 // body in a row, its nights encoded compactly, pruned alike by SQLite and PostgreSQL.
-import type { ServedNights } from "../engine/echoes.js";
+import type { OutboundFetchRecord, ServedNights } from "../engine/echoes.js";
 import type { CalendarSource } from "../types.js";
 
 /** Records kept per (property, exclude set): echo detection reads only the newest before a sync; the rest is for people. */
@@ -31,4 +31,21 @@ export function decodeNights(text: string): ServedNights[] {
     arrival,
     departure,
   }));
+}
+
+/** An `outbound_fetches` row as both stores read it. */
+export interface FetchRow { exclude: string; first_fetched_at: string; last_fetched_at: string; fetches: number; nights: string }
+
+/** The columns of a `FetchRow`. */
+export const FETCH_COLUMNS = "exclude, first_fetched_at, last_fetched_at, fetches, nights";
+
+/** A stored record as the engine reads it. */
+export function toFetchRecord(row: FetchRow): OutboundFetchRecord {
+  return {
+    exclude: excludeSources(row.exclude),
+    firstFetchedAt: row.first_fetched_at,
+    lastFetchedAt: row.last_fetched_at,
+    fetches: row.fetches,
+    nights: decodeNights(row.nights),
+  };
 }

@@ -1,7 +1,8 @@
 // Channel links (CONTRACT §17) on PostgreSQL: each link's read state and read times, as every instance recorded them.
 import { toLink, type LinkRow } from "../channel-rows.js";
-import { READ_TIMES_FOR_INTERVAL, type ChannelQueries, type ChannelReservation } from "../channel-types.js";
-import type { WebhookEvent } from "../../types.js";
+import { emptyChannelInputs, READ_TIMES_FOR_INTERVAL, type ChannelQueries, type ChannelReservation } from "../channel-types.js";
+import { FETCH_COLUMNS, toFetchRecord, type FetchRow } from "../fetch-log.js";
+import type { CalendarSource, WebhookEvent } from "../../types.js";
 import { addToOutbox } from "./outbox.js";
 import type { PgDatabase } from "./pool.js";
 
@@ -12,34 +13,59 @@ const CLAIM_STALE = `
 const END_STREAK = `
   UPDATE channel_links SET stale_notified_at = NULL
   WHERE property_id = $1 AND source = $2 AND stale_notified_at IS NOT NULL AND last_read_at > stale_notified_at`;
+// A page of properties in six statements, each by its property index. The reads: per link, the count in the
+// window and the latest times (both from channel_reads_link).
+const PAGE_CALENDARS = `SELECT property_id, source, created_at AS "createdAt" FROM calendars WHERE property_id = ANY($1::text[]) AND source <> 'direct'`;
+const PAGE_LINKS = "SELECT * FROM channel_links WHERE property_id = ANY($1::text[])";
+const PAGE_READS = `
+  SELECT property_id, source, read_at, n FROM (
+    SELECT property_id, source, read_at, count(*) OVER link AS n, row_number() OVER (link ORDER BY read_at DESC) AS k
+    FROM channel_reads WHERE property_id = ANY($1::text[]) AND read_at >= $2 AND read_at <= $3
+    WINDOW link AS (PARTITION BY property_id, source)) recent
+  WHERE k <= $4 ORDER BY read_at DESC`;
+const PAGE_RESERVATIONS = `
+  SELECT c.property_id, r.id, c.source, r.arrival, r.departure, r.kind, r.status, r.echo_of AS "echoOf", r.created_at AS "createdAt"
+  FROM reservations r JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ANY($1::text[]) AND r.status = 'active'`;
+const PAGE_REPORTED = "SELECT property_id, source, night FROM channel_exposures WHERE property_id = ANY($1::text[])";
+const PAGE_FETCHES = `SELECT property_id, ${FETCH_COLUMNS} FROM outbound_fetches WHERE property_id = ANY($1::text[]) ORDER BY id`;
+
+interface OfProperty { property_id: string }
+
 const CLAIM_NIGHT = "INSERT INTO channel_exposures (property_id, source, night, reported_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING";
 
 /** The channel link queries of one database. */
 export function channelLinkQueries(db: PgDatabase): ChannelQueries {
   return {
-    channelLinks: (propertyId, since, until) =>
+    channelInputs: (propertyIds, since, until) =>
       db.transaction(async (sql) => {
-        const links = await sql.query<LinkRow>("SELECT * FROM channel_links WHERE property_id = $1 ORDER BY source COLLATE \"C\"", [propertyId]);
-        const window = [propertyId, since.toISOString(), until.toISOString()];
-        // Per source, as SQLite: the count and the latest times, both from channel_reads' index.
-        const counts = await sql.query<{ source: string; n: string }>(
-          "SELECT source, count(*) AS n FROM channel_reads WHERE property_id = $1 AND read_at >= $2 AND read_at <= $3 GROUP BY source",
-          window,
-        );
-        const latest = await sql.query<{ source: string; read_at: string }>(
-          `SELECT source, read_at FROM (
-             SELECT source, read_at, row_number() OVER (PARTITION BY source ORDER BY read_at DESC) AS k
-             FROM channel_reads WHERE property_id = $1 AND read_at >= $2 AND read_at <= $3) recent
-           WHERE k <= $4 ORDER BY read_at DESC`,
-          [...window, READ_TIMES_FOR_INTERVAL],
-        );
-        return links.map((row) =>
-          toLink(
-            row,
-            Number(counts.find((c) => c.source === row.source)?.n ?? 0),
-            latest.filter((r) => r.source === row.source).map((r) => r.read_at),
-          ),
-        );
+        const all = emptyChannelInputs(propertyIds);
+        const ids = [...all.keys()];
+        const of = (row: OfProperty) => all.get(row.property_id)!;
+        for (const row of await sql.query<OfProperty & { source: CalendarSource; createdAt: string }>(PAGE_CALENDARS, [ids])) {
+          of(row).calendars.push({ source: row.source, createdAt: row.createdAt });
+        }
+        const reads = await sql.query<OfProperty & { source: string; read_at: string; n: string }>(PAGE_READS, [
+          ids, since.toISOString(), until.toISOString(), READ_TIMES_FOR_INTERVAL,
+        ]);
+        const readsOf = new Map<string, { n: number; latest: string[] }>();
+        for (const row of reads) {
+          const key = `${row.property_id} ${row.source}`;
+          const link = readsOf.get(key) ?? { n: Number(row.n), latest: [] };
+          link.latest.push(row.read_at);
+          readsOf.set(key, link);
+        }
+        for (const row of await sql.query<OfProperty & LinkRow>(PAGE_LINKS, [ids])) {
+          const read = readsOf.get(`${row.property_id} ${row.source}`);
+          of(row).links.push(toLink(row, read?.n ?? 0, read?.latest ?? []));
+        }
+        for (const { property_id, ...reservation } of await sql.query<OfProperty & ChannelReservation>(PAGE_RESERVATIONS, [ids])) {
+          all.get(property_id)!.reservations.push(reservation);
+        }
+        for (const row of await sql.query<OfProperty & FetchRow>(PAGE_FETCHES, [ids])) of(row).fetches.push(toFetchRecord(row));
+        for (const { property_id, ...night } of await sql.query<OfProperty & { source: CalendarSource; night: string }>(PAGE_REPORTED, [ids])) {
+          all.get(property_id)!.reportedNights.push(night);
+        }
+        return all;
       }),
     recordChannelNotices: ({ ownerId, propertyId, notices, at, forgetBefore }) =>
       db.transaction(async (sql) => {
@@ -58,11 +84,5 @@ export function channelLinkQueries(db: PgDatabase): ChannelQueries {
         await addToOutbox(sql, ownerId, events);
         return events.length;
       }),
-    channelReservations: (propertyId) =>
-      db.query<ChannelReservation>(
-        `SELECT r.id, c.source, r.arrival, r.departure, r.kind, r.status, r.echo_of AS "echoOf", r.created_at AS "createdAt"
-         FROM reservations r JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = $1 AND r.status = 'active'`,
-        [propertyId],
-      ),
   };
 }

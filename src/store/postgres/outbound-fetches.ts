@@ -1,13 +1,11 @@
 // The outbound fetch log (CONTRACT §8, echoes) on PostgreSQL: what each URL of a property's feed served, and
 // when, written by whichever instance answered the fetch.
-import { decodeNights, encodeNights, excludeKey, excludeSources, FETCH_LOG_KEEP_PER_URL, FETCH_LOG_MAX_AGE_DAYS } from "../fetch-log.js";
+import { encodeNights, excludeKey, FETCH_COLUMNS, FETCH_LOG_KEEP_PER_URL, FETCH_LOG_MAX_AGE_DAYS, toFetchRecord, type FetchRow } from "../fetch-log.js";
 import type { PgDatabase } from "./pool.js";
 import { CHANNEL_READS_KEEP_MS, readSource, USER_AGENT_MAX } from "../channel-types.js";
 import type { OutboundFetch, Store } from "../types.js";
 
 export type OutboundFetchQueries = Pick<Store, "recordOutboundFetch" | "propertyOutboundFetches">;
-
-interface FetchRow { exclude: string; first_fetched_at: string; last_fetched_at: string; fetches: number; nights: string }
 
 // The property stays while its fetch is recorded (KEY SHARE, as a sync's write takes it); none when removed meanwhile.
 const PROPERTY = "SELECT 1 FROM properties WHERE id = $1 FOR KEY SHARE";
@@ -67,16 +65,10 @@ export function outboundFetchQueries(db: PgDatabase): OutboundFetchQueries {
       }),
     async propertyOutboundFetches(propertyId) {
       const rows = await db.query<FetchRow>(
-        "SELECT exclude, first_fetched_at, last_fetched_at, fetches, nights FROM outbound_fetches WHERE property_id = $1 ORDER BY id",
+        `SELECT ${FETCH_COLUMNS} FROM outbound_fetches WHERE property_id = $1 ORDER BY id`,
         [propertyId],
       );
-      return rows.map((row) => ({
-        exclude: excludeSources(row.exclude),
-        firstFetchedAt: row.first_fetched_at,
-        lastFetchedAt: row.last_fetched_at,
-        fetches: row.fetches,
-        nights: decodeNights(row.nights),
-      }));
+      return rows.map(toFetchRecord);
     },
   };
 }

@@ -1,7 +1,9 @@
 // Channel links (CONTRACT §17) on SQLite: each link's read state and read times, and the reservations exposed nights name.
 import type Database from "better-sqlite3";
-import { READ_TIMES_FOR_INTERVAL, type ChannelQueries, type ChannelReservation } from "../channel-types.js";
+import { emptyChannelInputs, READ_TIMES_FOR_INTERVAL, type ChannelQueries, type ChannelReservation } from "../channel-types.js";
 import { toLink, type LinkRow } from "../channel-rows.js";
+import { FETCH_COLUMNS, toFetchRecord, type FetchRow } from "../fetch-log.js";
+import type { CalendarSource } from "../../types.js";
 import type { WebhookEvent } from "../../types.js";
 import { outboxWriter } from "./outbox.js";
 
@@ -19,6 +21,11 @@ export function channelLinkQueries(db: Database.Database): ChannelQueries {
     `SELECT r.id, c.source, r.arrival, r.departure, r.kind, r.status, r.echo_of AS echoOf, r.created_at AS createdAt
      FROM reservations r JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ? AND r.status = 'active'`,
   );
+  const calendars = db.prepare<[string], { source: CalendarSource; createdAt: string }>(
+    "SELECT source, created_at AS createdAt FROM calendars WHERE property_id = ? AND source <> 'direct'",
+  );
+  const reported = db.prepare<[string], { source: CalendarSource; night: string }>("SELECT source, night FROM channel_exposures WHERE property_id = ?");
+  const fetches = db.prepare<[string], FetchRow>(`SELECT ${FETCH_COLUMNS} FROM outbound_fetches WHERE property_id = ? ORDER BY id`);
   // Once per streak: set only while no streak is reported (a never-read link gets its row here).
   const claimStale = db.prepare<[string, string, string]>(
     `INSERT INTO channel_links (property_id, source, stale_notified_at) VALUES (?, ?, ?)
@@ -48,14 +55,22 @@ export function channelLinkQueries(db: Database.Database): ChannelQueries {
     outbox.add(ownerId, events);
     return events.length;
   });
-  const snapshot = db.transaction((propertyId: string, since: string, until: string) =>
-    links.all(propertyId).map((row) =>
-      toLink(row, readCount.get(propertyId, row.source, since, until)!, latestReads.all(propertyId, row.source, since, until, READ_TIMES_FOR_INTERVAL)),
-    ),
-  );
+  // In-process statements cost no round trip: a page is read property by property, in one snapshot.
+  const inputs = db.transaction((propertyIds: readonly string[], since: string, until: string) => {
+    const all = emptyChannelInputs(propertyIds);
+    for (const [id, input] of all) {
+      input.calendars = calendars.all(id);
+      input.links = links.all(id).map((row) =>
+        toLink(row, readCount.get(id, row.source, since, until)!, latestReads.all(id, row.source, since, until, READ_TIMES_FOR_INTERVAL)),
+      );
+      input.reservations = reservations.all(id);
+      input.fetches = fetches.all(id).map(toFetchRecord);
+      input.reportedNights = reported.all(id);
+    }
+    return all;
+  });
   return {
-    channelLinks: async (propertyId, since, until) => snapshot(propertyId, since.toISOString(), until.toISOString()),
-    channelReservations: async (propertyId) => reservations.all(propertyId),
+    channelInputs: async (propertyIds, since, until) => inputs(propertyIds, since.toISOString(), until.toISOString()),
     recordChannelNotices: async (input) => report.immediate(input),
   };
 }

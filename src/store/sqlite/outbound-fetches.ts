@@ -1,12 +1,10 @@
 // The outbound fetch log (CONTRACT §8, echoes): what each URL of a property's feed served, and when.
 import type Database from "better-sqlite3";
-import { decodeNights, encodeNights, excludeKey, excludeSources, FETCH_LOG_KEEP_PER_URL, FETCH_LOG_MAX_AGE_DAYS } from "../fetch-log.js";
+import { encodeNights, excludeKey, FETCH_COLUMNS, FETCH_LOG_KEEP_PER_URL, FETCH_LOG_MAX_AGE_DAYS, toFetchRecord, type FetchRow } from "../fetch-log.js";
 import { CHANNEL_READS_KEEP_MS, PRUNE_EVERY_READS, readSource, USER_AGENT_MAX } from "../channel-types.js";
 import type { OutboundFetch, Store } from "../types.js";
 
 export type OutboundFetchQueries = Pick<Store, "recordOutboundFetch" | "propertyOutboundFetches">;
-
-interface FetchRow { exclude: string; first_fetched_at: string; last_fetched_at: string; fetches: number; nights: string }
 
 /** Prepares the fetch log statements of one database. */
 export function outboundFetchQueries(db: Database.Database): OutboundFetchQueries {
@@ -27,9 +25,7 @@ export function outboundFetchQueries(db: Database.Database): OutboundFetchQuerie
      (SELECT id FROM outbound_fetches WHERE property_id = ? AND exclude = ? ORDER BY id DESC LIMIT ?)`,
   );
   const pruneOld = db.prepare<[string, string]>("DELETE FROM outbound_fetches WHERE property_id = ? AND last_fetched_at < ?");
-  const list = db.prepare<[string], FetchRow>(
-    "SELECT exclude, first_fetched_at, last_fetched_at, fetches, nights FROM outbound_fetches WHERE property_id = ? ORDER BY id",
-  );
+  const list = db.prepare<[string], FetchRow>(`SELECT ${FETCH_COLUMNS} FROM outbound_fetches WHERE property_id = ? ORDER BY id`);
 
   // A read of S's link counts only while the property has a calendar of S (CONTRACT §17); the link row's
   // times only move forward, as reads answered by other processes may commit out of order.
@@ -67,13 +63,7 @@ export function outboundFetchQueries(db: Database.Database): OutboundFetchQuerie
     // IMMEDIATE: two fetches of one URL at once must not both read the same last record and insert twice.
     recordOutboundFetch: async (fetch) => record.immediate(fetch),
     async propertyOutboundFetches(propertyId) {
-      return list.all(propertyId).map((row) => ({
-        exclude: excludeSources(row.exclude),
-        firstFetchedAt: row.first_fetched_at,
-        lastFetchedAt: row.last_fetched_at,
-        fetches: row.fetches,
-        nights: decodeNights(row.nights),
-      }));
+      return list.all(propertyId).map(toFetchRecord);
     },
   };
 }
