@@ -1,6 +1,7 @@
 // Two real `calsync serve` processes on one PostgreSQL database (CONTRACT §10): single flight across
 // instances, --sync-every once per period in total, a SIGKILLed instance blocking no one, one rate limit
-// per token across both, migrations once, and each webhook delivery sent by one instance (§11).
+// per token across both, migrations once, each webhook delivery sent by one instance (§11), and the channel
+// check claimed by one instance per period (§17).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { generateToken } from "../src/server/tokens.js";
 import { generateWebhookSecret } from "../src/server/webhooks/endpoint-rules.js";
@@ -214,6 +215,24 @@ describe("two calsync serve instances on one PostgreSQL database", () => {
       stored.map((d) => `${d.endpointId} ${d.eventId}`).sort(),
     );
     for (const instance of [a!, b!]) expect(instance.stderr()).toMatch(/webhook delivered eventId=msg_\w+/);
+  });
+
+  it("check channels once per period between them, and tell a stale link once", async () => {
+    const { url, store } = await database();
+    const ann = await ownerWith(store, "Ann", { Loft: [{ source: "booking", url: countedFeed(ics("a1")).url }] });
+    await store.createWebhookEndpoint({ ownerId: ann.ownerId, url: `${receiver.url}/channels`, events: ["channel.stale"], secret: generateWebhookSecret() });
+    const before = receiver.received.length;
+    // Never read, 1 s after its calendar was added: stale at the first check after that.
+    await serveTwice(url, "--channel-stale-after", "1s");
+    const stale = () => receiver.received.slice(before).filter((r) => r.path.endsWith("/channels") && r.event.type === "channel.stale");
+    await until(() => stale().length > 0, 10_000);
+    // Several periods (250 ms each) later, still once.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await Promise.all(instances.splice(0).map((instance) => instance.stop()));
+    expect(stale()).toHaveLength(1);
+    // serve claims each check and tells the next time when done: due within a period, not a claim's 10 min hold.
+    const [task] = await kind.query(url, "SELECT next_at FROM periodic_tasks WHERE name = 'channel-check'");
+    expect((task!.next_at as Date).getTime() - Date.now()).toBeLessThan(60_000);
   });
 
   it("run each migration step once when both start on a new database at the same moment", async () => {

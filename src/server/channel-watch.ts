@@ -20,6 +20,16 @@ export const MIN_EXPOSED_MS = 6 * 3_600_000;
  */
 export const CHECK_SHARE = 0.02;
 
+/** The name under which instances sharing a database claim each period's check (Store.claimPeriodicTask). */
+export const CHANNEL_CHECK_TASK = "channel-check";
+/**
+ * How long a claimed check keeps the other instances off when its holder never says it is done (killed
+ * mid-check): they check again this long after the claim. A check takes seconds (about 30 s of CPU at 100,000
+ * calendars), so it ends well within it; stale is hours and exposure at least 6 h, so a check 10 min late
+ * tells nothing later that matters.
+ */
+export const CHECK_HOLD_MS = 10 * 60_000;
+
 /** Options of `startChannelWatch`. */
 export interface ChannelWatchOptions {
   store: Store;
@@ -32,34 +42,65 @@ export interface ChannelWatchOptions {
   onError?: (error: unknown) => void;
 }
 
-/** Starts the periodic check; `stop()` ends it (a check under way finishes). */
+/**
+ * Starts the periodic check; `stop()` ends it (a check under way finishes). The watch claims each check in the
+ * store and checks only when it won: of several instances on one database one checks per period and tells the
+ * store when the next is due (`nextCheckAfter`); the others look again then, or after `everyMs` if sooner.
+ * `check()` checks now, unclaimed.
+ */
 export function startChannelWatch(options: ChannelWatchOptions): { stop(): Promise<void>; check(): Promise<number> } {
+  const { store } = options;
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_CHANNEL_STALE_AFTER_MS;
   const everyMs = options.everyMs ?? Math.min(Math.max(Math.floor(staleAfterMs / 4), 100), 60_000);
   let running: Promise<number> | undefined;
+  let ticking: Promise<void> | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const check = () =>
-    (running ??= checkChannels(options.store, { staleAfterMs, now: (options.now ?? (() => new Date()))() }).finally(() => (running = undefined)));
+    (running ??= checkChannels(store, { staleAfterMs, now: (options.now ?? (() => new Date()))() }).finally(() => (running = undefined)));
+  const report = (error: unknown) => options.onError?.(error);
   const wait = (ms: number) => {
-    timer = setTimeout(tick, ms);
+    timer = setTimeout(() => (ticking = tick().finally(() => (ticking = undefined))), ms);
     timer.unref();
   };
-  const tick = () => {
+  // Never rejects: a failed claim, check or schedule is reported and the next tick comes all the same.
+  const tick = async () => {
+    let claimed = false;
+    let dueInMs = everyMs;
+    try {
+      const claim = await store.claimPeriodicTask({ name: CHANNEL_CHECK_TASK, holdMs: CHECK_HOLD_MS });
+      claimed = claim.claimed;
+      if (!claim.claimed) dueInMs = claim.dueInMs;
+    } catch (error) {
+      report(error);
+    }
+    if (!claimed) {
+      // Until it is due, but never longer than `everyMs`: the instance checking now may tell a next time
+      // sooner than its hold. (Its own timer may fire a hair before the time it told: then it waits that hair.)
+      if (!stopped) wait(Math.min(everyMs, dueInMs));
+      return;
+    }
+    // Stopped while claiming: handed back at once, for another instance to check rather than wait out the hold.
+    if (stopped) return void (await store.schedulePeriodicTask({ name: CHANNEL_CHECK_TASK, inMs: 0 }).catch(report));
     const started = performance.now();
-    void check()
-      .then(
-        (count) => count > 0 && options.onReported?.(count),
-        (error: unknown) => options.onError?.(error),
-      )
-      .finally(() => stopped || wait(nextCheckAfter(everyMs, performance.now() - started)));
+    try {
+      const count = await check();
+      if (count > 0) options.onReported?.(count);
+    } catch (error) {
+      report(error);
+    }
+    const after = nextCheckAfter(everyMs, performance.now() - started);
+    // Told even after a failed check: the next is due `after` from now, not a hold from the claim.
+    await store.schedulePeriodicTask({ name: CHANNEL_CHECK_TASK, inMs: after }).catch(report);
+    if (!stopped) wait(after);
   };
   wait(everyMs);
   return {
-    // A check under way finishes before the database may close.
+    // A check under way finishes, and the next is scheduled, before the database may close.
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      await ticking;
       await running?.catch(() => undefined);
     },
     check,

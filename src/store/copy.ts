@@ -43,8 +43,8 @@ export const COPY_TABLES: readonly string[] = [
   "cleaner_unsubscribes",
 ];
 
-/** Tables that only hold who is syncing right now and when next: a copy starts them afresh. */
-export const TRANSIENT_TABLES: readonly string[] = ["sync_leases", "sync_schedule", "host_backoffs"];
+/** Tables that only hold who is syncing (or checking) right now and when next: a copy starts them afresh. */
+export const TRANSIENT_TABLES: readonly string[] = ["sync_leases", "sync_schedule", "host_backoffs", "periodic_tasks"];
 
 /** Copies every row of `from` into `to` (which must be empty) in one transaction of `to`; rows written per table. */
 export async function copyDatabase(from: Store, to: Store): Promise<Record<string, number>> {

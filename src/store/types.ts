@@ -222,6 +222,9 @@ export interface SyncLease {
 /** What trying to take an owner's lease gave: it, or the live lease of another run. */
 export type LeaseAttempt = { acquired: true } | { acquired: false; lease: SyncLease };
 
+/** What claiming a periodic task gave: it, or the milliseconds until it is next due (0: it is, try again). */
+export type PeriodicClaim = { claimed: true } | { claimed: false; dueInMs: number };
+
 /** One row as `db copy` moves it: column → value, times as ISO-8601 text, JSON as text, booleans as 0/1. */
 export type PortableRow = Record<string, string | number | null>;
 
@@ -376,6 +379,15 @@ export interface Store extends SyncStore, ResourceQueries, ChannelQueries {
    * slot after half a period from now, a new one too.
    */
   claimScheduledSyncs(input: { everyMs: number }): Promise<string[]>;
+  /**
+   * Claims the periodic task `name` (the channel check) when it is due: never run, or its next time come.
+   * Claimed for one caller across every process on the database, which then holds it for `holdMs` (its next
+   * time becomes now + holdMs), so a holder that dies mid-run frees it after that; every other caller learns
+   * how long until it is due.
+   */
+  claimPeriodicTask(input: { name: string; holdMs: number }): Promise<PeriodicClaim>;
+  /** Sets the next time of periodic task `name` to now + `inMs`: its runner calls it when done. */
+  schedulePeriodicTask(input: { name: string; inMs: number }): Promise<void>;
 
   /**
    * A fixed-window counter of `limit` requests per key and `windowSeconds`, kept in the database so that

@@ -360,6 +360,13 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX cleaner_unsubscribes_property ON cleaner_unsubscribes(property_id);
   `,
+  // 16: twin of SQLite's step 16 (when each periodic task, the channel check, is next due: one instance runs it per period).
+  `
+  CREATE TABLE periodic_tasks (
+    name text PRIMARY KEY,
+    next_at timestamptz NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

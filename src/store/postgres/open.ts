@@ -13,6 +13,7 @@ import { rateLimitQueries } from "./rate-limits.js";
 import { reservationQueries } from "./reservations.js";
 import { sessionQueries } from "./sessions.js";
 import { syncLeaseQueries } from "./sync-leases.js";
+import { periodicTaskQueries } from "./periodic-tasks.js";
 import { hostBackoffQueries } from "./host-backoffs.js";
 import { syncPortQueries } from "./sync-port.js";
 import { syncRunQueries } from "./sync-runs.js";
@@ -48,6 +49,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...sessionQueries(db),
     ...rateLimitQueries(db),
     ...syncLeaseQueries(db),
+    ...periodicTaskQueries(db),
     ...hostBackoffQueries(db),
     ...copyQueries(db),
     ...webhookQueries(db),

@@ -367,6 +367,14 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX cleaner_unsubscribes_property ON cleaner_unsubscribes(property_id);
   `,
+  // 16 (CONTRACT §17, §10): when each periodic task (the channel check) is next due, so that of several
+  // processes on one database one runs it per period. Transient, like the sync schedule: a copy starts afresh.
+  `
+  CREATE TABLE periodic_tasks (
+    name TEXT PRIMARY KEY,
+    next_at TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -74,6 +74,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
     webhooks: async () => (await import("./webhooks.js")).webhookQueries(db),
     mail: async () => (await import("./mail.js")).mailQueries(db),
     syncLeases: async () => (await import("./sync-leases.js")).syncLeaseQueries(db),
+    periodicTasks: async () => (await import("./periodic-tasks.js")).periodicTaskQueries(db),
     hostBackoffs: async () => (await import("./host-backoffs.js")).hostBackoffQueries(db),
     directStays: async () => (await import("./direct-stays.js")).directStayQueries(db, lock),
     // Nothing to load: `close` is queued with the other methods so that a call made before it, whose group
@@ -88,7 +89,7 @@ function loaders(db: Database, lock: ConnectionLock): Record<Group, GroupLoader<
 
 type Group =
   | "owners" | "tokens" | "properties" | "calendars" | "reservations" | "outboundFetches" | "channelLinks" | "syncPort" | "syncRuns" | "sessions"
-  | "webhooks" | "mail" | "syncLeases" | "hostBackoffs" | "directStays" | "connection" | "feedSecrets";
+  | "webhooks" | "mail" | "syncLeases" | "periodicTasks" | "hostBackoffs" | "directStays" | "connection" | "feedSecrets";
 
 /** The group of every method of the store (the compiler checks that none is missing). */
 const GROUP_OF = {
@@ -143,6 +144,8 @@ const GROUP_OF = {
   releaseSyncLease: "syncLeases",
   syncLease: "syncLeases",
   claimScheduledSyncs: "syncLeases",
+  claimPeriodicTask: "periodicTasks",
+  schedulePeriodicTask: "periodicTasks",
   hostBackoffs: "hostBackoffs",
   holdHost: "hostBackoffs",
   createInvite: "sessions",
