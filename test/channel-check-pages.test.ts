@@ -1,5 +1,5 @@
 // The channel check at scale (issue 40): it reads properties a page at a time, in id order, on both stores, each
-// page's links, reads, reservations and fetch log in a few statements (every property getting its own rows), and
+// page's links, reads, reservations and last served nights in a few statements (every property getting its own rows), and
 // still checks every one of them; after a long check the next waits so that checks take CHECK_SHARE of the time.
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openStore } from "../src/store/index.js";
@@ -42,7 +42,7 @@ describe.each(storeKinds())("$name store", (kind) => {
     expect(await store.propertiesAfter(seen[seen.length - 1]!, 3)).toEqual([]);
   });
 
-  it("reads a page of properties together, each with its own links, reads, reservations and fetch log", async () => {
+  it("reads a page of properties together, each with its own links, reads, reservations and what each link last served", async () => {
     const store = await openStore(await kind.create());
     stores.push(store);
     const owner = await store.createOwner("Ann");
@@ -61,11 +61,16 @@ describe.each(storeKinds())("$name store", (kind) => {
         syncedAt: at(0), seenAt: at(0),
       };
       await store.applyCalendarSync(write);
-      // Flat i's Booking.com link read i + 1 times, each serving its nights free: Airbnb's stay is exposed there.
+      const [reservation] = await store.listReservations({ propertyId: property.id });
+      // An older read served the stay as taken, as did one of the feed without both channels: only the newest
+      // record of exactly [booking] says what Booking.com last saw.
+      const taken = [{ reservationId: reservation!.id, arrival: day(10 + i), departure: day(12 + i) }];
+      await store.recordOutboundFetch({ propertyId: property.id, exclude: ["booking"], etag: '"old"', nights: taken, at: at(0.5), userAgent: "old" });
+      await store.recordOutboundFetch({ propertyId: property.id, exclude: ["airbnb", "booking"], etag: '"x"', nights: taken, at: at(0.6) });
+      // Then Flat i's Booking.com link read i + 1 times, each serving its nights free: Airbnb's stay is exposed there.
       for (let r = 0; r <= i; r++) {
         await store.recordOutboundFetch({ propertyId: property.id, exclude: ["booking"], etag: `"e${i}"`, nights: [], at: at(1 + r), userAgent: `Booking.com ${i}` });
       }
-      const [reservation] = await store.listReservations({ propertyId: property.id });
       flats.push({ property, reservationId: reservation!.id, nights: [day(10 + i), day(11 + i)] });
     }
     const bare = await store.createProperty(owner.id, "No calendars");
@@ -77,7 +82,7 @@ describe.each(storeKinds())("$name store", (kind) => {
       const states = page.get(property.id)!;
       expect(states.map((s) => [s.channel.source, s.channel.status])).toEqual([["airbnb", "never"], ["booking", "behind"]]);
       const booking = states[1]!.channel;
-      expect(booking).toMatchObject({ reads7d: i + 1, userAgent: `Booking.com ${i}`, lastReadAt: at(1 + i).toISOString() });
+      expect(booking).toMatchObject({ reads7d: i + 2, userAgent: `Booking.com ${i}`, lastReadAt: at(1 + i).toISOString() });
       expect(booking.exposedNights.map((n) => [n.date, n.reservationId])).toEqual(nights.map((date) => [date, reservationId]));
       // One property read alone gets the same answer as within its page.
       expect(await channelStates(store, property, input)).toEqual(states);

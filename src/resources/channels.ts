@@ -52,7 +52,7 @@ export async function pageChannelStates(store: Store, properties: readonly Store
   return new Map(properties.map((property) => [property.id, statesOf(property, inputs.get(property.id)!, input)]));
 }
 
-function statesOf(property: StoredProperty, { calendars, links, reservations, fetches, reportedNights }: ChannelInputs, input: ChannelsInput): ChannelState[] {
+function statesOf(property: StoredProperty, { calendars, links, reservations, lastServed: served, reportedNights }: ChannelInputs, input: ChannelsInput): ChannelState[] {
   const now = input.now;
   // Reading never makes a feed token (CONTRACT §14): a property whose feed is off has links without a URL.
   const token = property.feedToken;
@@ -61,9 +61,7 @@ function statesOf(property: StoredProperty, { calendars, links, reservations, fe
     const before = addedAt.get(c.source);
     if (before === undefined || c.createdAt < before) addedAt.set(c.source, c.createdAt);
   }
-  // The fetch log lists oldest first: the last record of exactly [S] is what S's last full read served.
-  const lastServed = new Map<CalendarSource, ServedNights[]>();
-  for (const f of fetches) if (f.exclude.length === 1) lastServed.set(f.exclude[0]!, f.nights);
+  const lastServed = new Map<CalendarSource, ServedNights[]>(served.map((s) => [s.source, s.nights]));
   const base = `${input.feedBase.replace(/\/+$/, "")}/ical/${token}.ics`;
   const context = {
     reservations: reservations as ChannelReservationInput[],

@@ -1,5 +1,5 @@
 // What the store keeps of each channel link's reads (CONTRACT §17): the outbound URL with `exclude=S` is S's link.
-import type { OutboundFetchRecord } from "../engine/echoes.js";
+import type { ServedNights } from "../engine/echoes.js";
 import type { CalendarSource, WebhookEvent } from "../types.js";
 
 /**
@@ -57,8 +57,12 @@ export interface ChannelInputs {
   links: ChannelLinkRow[];
   /** Its active reservations of every calendar, with their first-stored times. */
   reservations: ChannelReservation[];
-  /** Its outbound fetch log, oldest first. */
-  fetches: OutboundFetchRecord[];
+  /**
+   * What each link's last read served: the newest fetch log record of `exclude` = exactly S, per source S
+   * read. Only those: the whole log (five records per URL, each with a year of nights) made a page of
+   * properties tens of MiB.
+   */
+  lastServed: Array<{ source: CalendarSource; nights: ServedNights[] }>;
   /** The exposed nights already reported (`channel.exposed`), by source. */
   reportedNights: Array<{ source: CalendarSource; night: string }>;
 }
@@ -77,7 +81,7 @@ export interface ChannelQueries {
 
 /** Empty inputs for every id: the start of a page's answer. */
 export function emptyChannelInputs(propertyIds: readonly string[]): Map<string, ChannelInputs> {
-  return new Map(propertyIds.map((id) => [id, { calendars: [], links: [], reservations: [], fetches: [], reportedNights: [] }]));
+  return new Map(propertyIds.map((id) => [id, { calendars: [], links: [], reservations: [], lastServed: [], reportedNights: [] }]));
 }
 
 /** Longest `User-Agent` kept (CONTRACT §17). */

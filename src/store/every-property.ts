@@ -2,8 +2,11 @@
 // metrics would otherwise hold every property (and what is read for each) at once.
 import type { Property, Store } from "./types.js";
 
-/** Properties read per page. */
-export const PROPERTY_PAGE = 500;
+/**
+ * Properties read per page: the channel check holds a page's reservations and last served nights at once
+ * (about 1 MiB at 20 stays each), in a few statements per page.
+ */
+export const PROPERTY_PAGE = 200;
 
 /** Every property, in id order, a page of `pageSize` at a time as the caller goes. */
 export async function* everyPropertyPage(store: Pick<Store, "propertiesAfter">, pageSize = PROPERTY_PAGE): AsyncGenerator<Property[]> {

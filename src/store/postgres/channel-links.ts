@@ -1,7 +1,7 @@
 // Channel links (CONTRACT §17) on PostgreSQL: each link's read state and read times, as every instance recorded them.
 import { toLink, type LinkRow } from "../channel-rows.js";
 import { emptyChannelInputs, READ_TIMES_FOR_INTERVAL, type ChannelQueries, type ChannelReservation } from "../channel-types.js";
-import { FETCH_COLUMNS, toFetchRecord, type FetchRow } from "../fetch-log.js";
+import { decodeNights } from "../fetch-log.js";
 import type { CalendarSource, WebhookEvent } from "../../types.js";
 import { addToOutbox } from "./outbox.js";
 import type { PgDatabase } from "./pool.js";
@@ -14,7 +14,7 @@ const END_STREAK = `
   UPDATE channel_links SET stale_notified_at = NULL
   WHERE property_id = $1 AND source = $2 AND stale_notified_at IS NOT NULL AND last_read_at > stale_notified_at`;
 // A page of properties in six statements, each by its property index. The reads: per link, the count in the
-// window and the latest times (both from channel_reads_link).
+// window and the latest times (both from channel_reads_link); what each link last served, from outbound_fetches_url.
 const PAGE_CALENDARS = `SELECT property_id, source, created_at AS "createdAt" FROM calendars WHERE property_id = ANY($1::text[]) AND source <> 'direct'`;
 const PAGE_LINKS = "SELECT * FROM channel_links WHERE property_id = ANY($1::text[])";
 const PAGE_READS = `
@@ -27,7 +27,10 @@ const PAGE_RESERVATIONS = `
   SELECT c.property_id, r.id, c.source, r.arrival, r.departure, r.kind, r.status, r.echo_of AS "echoOf", r.created_at AS "createdAt"
   FROM reservations r JOIN calendars c ON c.id = r.calendar_id WHERE c.property_id = ANY($1::text[]) AND r.status = 'active'`;
 const PAGE_REPORTED = "SELECT property_id, source, night FROM channel_exposures WHERE property_id = ANY($1::text[])";
-const PAGE_FETCHES = `SELECT property_id, ${FETCH_COLUMNS} FROM outbound_fetches WHERE property_id = ANY($1::text[]) ORDER BY id`;
+const PAGE_LAST_SERVED = `
+  SELECT DISTINCT ON (property_id, exclude) property_id, exclude AS source, nights FROM outbound_fetches
+  WHERE property_id = ANY($1::text[]) AND exclude <> '' AND strpos(exclude, ',') = 0
+  ORDER BY property_id, exclude, id DESC`;
 
 interface OfProperty { property_id: string }
 
@@ -61,7 +64,9 @@ export function channelLinkQueries(db: PgDatabase): ChannelQueries {
         for (const { property_id, ...reservation } of await sql.query<OfProperty & ChannelReservation>(PAGE_RESERVATIONS, [ids])) {
           all.get(property_id)!.reservations.push(reservation);
         }
-        for (const row of await sql.query<OfProperty & FetchRow>(PAGE_FETCHES, [ids])) of(row).fetches.push(toFetchRecord(row));
+        for (const row of await sql.query<OfProperty & { source: CalendarSource; nights: string }>(PAGE_LAST_SERVED, [ids])) {
+          of(row).lastServed.push({ source: row.source, nights: decodeNights(row.nights) });
+        }
         for (const { property_id, ...night } of await sql.query<OfProperty & { source: CalendarSource; night: string }>(PAGE_REPORTED, [ids])) {
           all.get(property_id)!.reportedNights.push(night);
         }

@@ -2,7 +2,7 @@
 import type Database from "better-sqlite3";
 import { emptyChannelInputs, READ_TIMES_FOR_INTERVAL, type ChannelQueries, type ChannelReservation } from "../channel-types.js";
 import { toLink, type LinkRow } from "../channel-rows.js";
-import { FETCH_COLUMNS, toFetchRecord, type FetchRow } from "../fetch-log.js";
+import { decodeNights } from "../fetch-log.js";
 import type { CalendarSource } from "../../types.js";
 import type { WebhookEvent } from "../../types.js";
 import { outboxWriter } from "./outbox.js";
@@ -25,7 +25,11 @@ export function channelLinkQueries(db: Database.Database): ChannelQueries {
     "SELECT source, created_at AS createdAt FROM calendars WHERE property_id = ? AND source <> 'direct'",
   );
   const reported = db.prepare<[string], { source: CalendarSource; night: string }>("SELECT source, night FROM channel_exposures WHERE property_id = ?");
-  const fetches = db.prepare<[string], FetchRow>(`SELECT ${FETCH_COLUMNS} FROM outbound_fetches WHERE property_id = ? ORDER BY id`);
+  // The newest record of each single-source URL: SQLite takes a bare column from the row of max(id).
+  const lastServed = db.prepare<[string], { source: CalendarSource; nights: string }>(
+    `SELECT exclude AS source, nights, max(id) FROM outbound_fetches
+     WHERE property_id = ? AND exclude <> '' AND instr(exclude, ',') = 0 GROUP BY exclude`,
+  );
   // Once per streak: set only while no streak is reported (a never-read link gets its row here).
   const claimStale = db.prepare<[string, string, string]>(
     `INSERT INTO channel_links (property_id, source, stale_notified_at) VALUES (?, ?, ?)
@@ -64,7 +68,7 @@ export function channelLinkQueries(db: Database.Database): ChannelQueries {
         toLink(row, readCount.get(id, row.source, since, until)!, latestReads.all(id, row.source, since, until, READ_TIMES_FOR_INTERVAL)),
       );
       input.reservations = reservations.all(id);
-      input.fetches = fetches.all(id).map(toFetchRecord);
+      input.lastServed = lastServed.all(id).map((row) => ({ source: row.source, nights: decodeNights(row.nights) }));
       input.reportedNights = reported.all(id);
     }
     return all;
