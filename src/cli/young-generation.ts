@@ -13,9 +13,15 @@ export function youngGenerationGiven(execArgv: readonly string[], nodeOptions = 
   return [...execArgv, ...nodeOptions.split(/\s+/)].some((flag) => /^--((max|min)[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor)(=|$)/.test(flag));
 }
 
-/** Keeps the young generation small unless node was told otherwise; whether it did. */
+/**
+ * Keeps the young generation small unless node was told otherwise; whether it did. Node sets V8's flags
+ * afresh whenever a worker thread starts (the parse pool, the checkpoint, a backup), which put the main
+ * thread's young generation back to growing to 32 MiB: the flag is set again each time a worker comes online.
+ */
 export function keepYoungGenerationSmall(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
   if (youngGenerationGiven(execArgv, nodeOptions)) return false;
-  v8.setFlagsFromString(SMALL_YOUNG_GENERATION);
+  const keep = () => v8.setFlagsFromString(SMALL_YOUNG_GENERATION);
+  keep();
+  process.on("worker", (worker) => worker.once("online", keep));
   return true;
 }
