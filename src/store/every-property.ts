@@ -18,8 +18,3 @@ export async function* everyPropertyPage(store: Pick<Store, "propertiesAfter">, 
     after = page[page.length - 1]!.id;
   }
 }
-
-/** Every property, in id order, read `pageSize` at a time as the caller goes. */
-export async function* everyProperty(store: Pick<Store, "propertiesAfter">, pageSize = PROPERTY_PAGE): AsyncGenerator<Property> {
-  for await (const page of everyPropertyPage(store, pageSize)) yield* page;
-}
